@@ -1,0 +1,221 @@
+/**
+ * The HTTP transport to the API server: `node:https` (or `node:http` for a plain-HTTP
+ * kubeconfig) with keep-alive agents, JSON in and out, every answer mapped through
+ * `errors.ts`, and a request counter.
+ *
+ * Two agents: requests share a bounded pool of keep-alive sockets; watches hold a socket
+ * each for as long as they run, so they get their own unbounded pool and never starve
+ * ordinary requests. Interrupting a request or a watch aborts it and destroys its socket.
+ */
+import { Effect, Stream } from "effect"
+import type { Scope } from "effect"
+import * as http from "node:http"
+import * as https from "node:https"
+import type { KubeApiError } from "../../effects/KubeApi.ts"
+import { errorFromBadAnswer, errorFromResponse, errorFromTransport, RequestTimedOut } from "./errors.ts"
+import type { RequestTarget } from "./errors.ts"
+import type { ClusterConnection } from "./kubeconfig.ts"
+import { RequestCounter } from "./stats.ts"
+import type { RequestStats } from "./stats.ts"
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
+
+export interface HttpRequest {
+  readonly target: RequestTarget
+  readonly method: HttpMethod
+  /** Path and query, relative to the server URL. */
+  readonly path: string
+  /** Sent as JSON text (also for apply: JSON is YAML). */
+  readonly body?: unknown
+  readonly contentType?: string | undefined
+  /** For the request counter: the verb as the API server's metrics would name it (lower case)… */
+  readonly verb: string
+  /** …and `resource[/subresource]`. */
+  readonly resource: string
+}
+
+export interface TransportOptions {
+  readonly userAgent: string
+  /** Upper bound of concurrent non-watch connections. */
+  readonly maxSockets: number
+  /** A non-watch request without any answer for this long fails with Timeout. */
+  readonly requestTimeoutMillis: number
+}
+
+export interface SocketStats {
+  /** Sockets carrying a request or a watch right now. */
+  readonly active: number
+  /** Idle keep-alive sockets. */
+  readonly idle: number
+}
+
+export interface Transport {
+  /** Send one request; the parsed JSON answer on 2xx, a mapped `KubeApiError` otherwise. */
+  readonly send: (request: HttpRequest) => Effect.Effect<unknown, KubeApiError>
+  /**
+   * A streaming GET: the body's lines until the server ends it (or the connection is idle
+   * for `idleMillis`, which also ends the stream: the caller resumes as after a timeout).
+   */
+  readonly lines: (request: HttpRequest, idleMillis: number | undefined) => Stream.Stream<string, KubeApiError>
+  readonly stats: () => RequestStats
+  readonly resetStats: () => void
+  readonly sockets: () => SocketStats
+}
+
+const countSockets = (agent: http.Agent): SocketStats => {
+  const sum = (pool: NodeJS.ReadOnlyDict<ReadonlyArray<unknown>>) =>
+    Object.values(pool).reduce((n, list) => n + (list?.length ?? 0), 0)
+  return { active: sum(agent.sockets), idle: sum(agent.freeSockets) }
+}
+
+const parseBody = (text: string): unknown => {
+  if (text === "") return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
+export const makeTransport = (
+  connection: ClusterConnection,
+  options: TransportOptions
+): Effect.Effect<Transport, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const secure = connection.server.protocol === "https:"
+    const client = secure ? https : http
+    const agentOptions = { keepAlive: true, scheduling: "lifo" as const, ...connection.tls }
+    const makeAgent = (maxSockets: number) =>
+      secure ? new https.Agent({ ...agentOptions, maxSockets }) : new http.Agent({ keepAlive: true, maxSockets })
+    const requestAgent = yield* Effect.acquireRelease(
+      Effect.sync(() => makeAgent(options.maxSockets)),
+      (agent) => Effect.sync(() => agent.destroy())
+    )
+    const watchAgent = yield* Effect.acquireRelease(
+      Effect.sync(() => makeAgent(Infinity)),
+      (agent) => Effect.sync(() => agent.destroy())
+    )
+    const counter = new RequestCounter()
+    // IPv6 literals come bracketed in URLs but not in socket options
+    const hostname = connection.server.hostname.replace(/^\[(.*)\]$/u, "$1")
+    const port = connection.server.port === "" ? (secure ? 443 : 80) : Number(connection.server.port)
+    const basePath = connection.server.pathname.replace(/\/+$/u, "")
+
+    const authHeaders = (target: RequestTarget) =>
+      Effect.tryPromise({
+        try: () => connection.authHeaders(),
+        catch: (cause) =>
+          errorFromResponse(target, 401, `cannot obtain credentials: ${cause instanceof Error ? cause.message : String(cause)}`)
+      })
+
+    const start = (
+      request: HttpRequest,
+      auth: Readonly<Record<string, string>>,
+      agent: http.Agent,
+      signal: AbortSignal
+    ): http.ClientRequest => {
+      counter.count(request.verb, request.resource)
+      const payload = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body), "utf8")
+      const headers: Record<string, string | number> = {
+        ...auth,
+        "User-Agent": options.userAgent,
+        Accept: "application/json"
+      }
+      if (payload !== undefined) {
+        headers["Content-Type"] = request.contentType ?? "application/json"
+        headers["Content-Length"] = payload.length
+      }
+      const req = client.request({ hostname, port, path: basePath + request.path, method: request.method, headers, agent, signal })
+      req.end(payload)
+      return req
+    }
+
+    const send = (request: HttpRequest): Effect.Effect<unknown, KubeApiError> =>
+      Effect.flatMap(authHeaders(request.target), (auth) =>
+        Effect.callback<unknown, KubeApiError>((resume, signal) => {
+          const { target } = request
+          let settled = false
+          const settle = (effect: Effect.Effect<unknown, KubeApiError>) => {
+            if (settled) return
+            settled = true
+            resume(effect)
+          }
+          const req = start(request, auth, requestAgent, signal)
+          req.setTimeout(options.requestTimeoutMillis, () => req.destroy(new RequestTimedOut(options.requestTimeoutMillis)))
+          req.on("error", (cause) => settle(Effect.fail(errorFromTransport(target, cause))))
+          req.on("response", (res) => {
+            const chunks: Array<Buffer> = []
+            res.on("data", (chunk: Buffer) => chunks.push(chunk))
+            res.on("error", (cause) => settle(Effect.fail(errorFromTransport(target, cause))))
+            res.on("end", () => {
+              const status = res.statusCode ?? 0
+              const body = parseBody(Buffer.concat(chunks).toString("utf8"))
+              if (status >= 200 && status < 300) {
+                settle(
+                  typeof body === "string"
+                    ? Effect.fail(errorFromBadAnswer(target, `answer is not JSON: ${body.slice(0, 200)}`))
+                    : Effect.succeed(body)
+                )
+              } else {
+                settle(Effect.fail(errorFromResponse(target, status, body)))
+              }
+            })
+          })
+        }))
+
+    const lines = (request: HttpRequest, idleMillis: number | undefined): Stream.Stream<string, KubeApiError> =>
+      Stream.unwrap(Effect.gen(function*() {
+        const { target } = request
+        const auth = yield* authHeaders(target)
+        const abort = yield* Effect.acquireRelease(
+          Effect.sync(() => new AbortController()),
+          (controller) => Effect.sync(() => controller.abort())
+        )
+        let idled = false
+        const response = yield* Effect.callback<http.IncomingMessage, KubeApiError>((resume) => {
+          let settled = false
+          const settle = (effect: Effect.Effect<http.IncomingMessage, KubeApiError>) => {
+            if (settled) return
+            settled = true
+            resume(effect)
+          }
+          const req = start(request, auth, watchAgent, abort.signal)
+          if (idleMillis !== undefined) {
+            req.setTimeout(idleMillis, () => {
+              idled = true
+              req.destroy(new RequestTimedOut(idleMillis))
+            })
+          }
+          req.on("error", (cause) => settle(Effect.fail(errorFromTransport(target, cause))))
+          req.on("response", (res) => {
+            const status = res.statusCode ?? 0
+            if (status === 200) return settle(Effect.succeed(res))
+            const chunks: Array<Buffer> = []
+            res.on("data", (chunk: Buffer) => chunks.push(chunk))
+            res.on("error", (cause) => settle(Effect.fail(errorFromTransport(target, cause))))
+            res.on("end", () =>
+              settle(Effect.fail(errorFromResponse(target, status, parseBody(Buffer.concat(chunks).toString("utf8"))))))
+          })
+        })
+        return Stream.fromAsyncIterable(response as AsyncIterable<Uint8Array>, (cause) => errorFromTransport(target, cause)).pipe(
+          // an idle watch ends like one the server closed: the caller resumes from its last version
+          Stream.catchIf(() => idled, () => Stream.empty),
+          Stream.decodeText(),
+          Stream.splitLines
+        )
+      }))
+
+    const sockets = (): SocketStats => {
+      const a = countSockets(requestAgent)
+      const b = countSockets(watchAgent)
+      return { active: a.active + b.active, idle: a.idle + b.idle }
+    }
+
+    return {
+      send,
+      lines,
+      stats: () => counter.snapshot(),
+      resetStats: () => counter.reset(),
+      sockets
+    }
+  })

@@ -1,0 +1,93 @@
+/**
+ * Watch streams over the store's change history, with the watch cache's semantics:
+ * resume strictly after a resourceVersion, 410 Gone when it is older than the retained
+ * history, "" or "0" replay the current state as ADDED first, and selector transitions
+ * (an object that starts matching arrives as ADDED, one that stops matching as DELETED
+ * with its previous content). The subscription lives as long as the stream.
+ */
+import { Duration, Effect, Queue, Stream } from "effect"
+import type { ResourceKind } from "../../domain/kinds.ts"
+import { apiVersionOf, resourceKeyOf } from "../../domain/kinds.ts"
+import type { KubeApiError, KubeObject, WatchEvent, WatchOptions } from "../../effects/KubeApi.ts"
+import { attempt } from "./attempt.ts"
+import { badRequest, gone } from "./errors.ts"
+import { clone } from "./json.ts"
+import type { ApiServer, Selection } from "./server.ts"
+import type { ChangeEvent } from "./store.ts"
+
+const toWatchEvent = (server: ApiServer, kind: ResourceKind, selection: Selection, event: ChangeEvent): WatchEvent | undefined => {
+  if (event.resourceKey !== resourceKeyOf(kind)) return undefined
+  const now = event.type !== "DELETED" && server.matches(kind, selection, event.object)
+  const before = event.previous !== undefined && server.matches(kind, selection, event.previous)
+  if (now && !before) return { type: "ADDED", object: clone(event.object) }
+  if (now && before) return { type: "MODIFIED", object: clone(event.object) }
+  if (!now && before) {
+    if (event.type === "DELETED") return { type: "DELETED", object: clone(event.object) }
+    const last: KubeObject = clone(event.previous!)
+    last.metadata.resourceVersion = String(event.revision)
+    return { type: "DELETED", object: last }
+  }
+  return undefined
+}
+
+const bookmark = (server: ApiServer, kind: ResourceKind): WatchEvent => ({
+  type: "BOOKMARK",
+  object: {
+    apiVersion: apiVersionOf(kind),
+    kind: kind.kind,
+    metadata: { resourceVersion: String(server.store.currentRevision) }
+  }
+})
+
+/** Registers the watcher and returns its unsubscribe function; replays what it must first. */
+const subscribe = (
+  server: ApiServer,
+  kind: ResourceKind,
+  options: WatchOptions,
+  offer: (event: WatchEvent) => void
+): (() => void) => {
+  server.store.registerKind(kind)
+  const target = { verb: "watch", kind, namespace: options.namespace }
+  const selection = server.parseSelection(kind, "watch", options)
+  const deliver = (event: ChangeEvent) => {
+    const out = toWatchEvent(server, kind, selection, event)
+    if (out !== undefined) offer(out)
+  }
+  const version = options.resourceVersion
+  if (version === "" || version === "0") {
+    for (const stored of server.store.list(kind, selection.namespace)) {
+      if (server.matches(kind, selection, stored.object)) offer({ type: "ADDED", object: clone(stored.object) })
+    }
+  } else {
+    if (!/^\d+$/.test(version)) throw badRequest(target, `invalid resource version: ${JSON.stringify(version)}`)
+    const since = server.store.eventsSince(Number(version))
+    if ("oldest" in since) throw gone(target, `too old resource version: ${version} (${since.oldest})`)
+    for (const event of since.events) deliver(event)
+  }
+  return server.store.subscribe(deliver)
+}
+
+export const watchStream = (
+  server: ApiServer,
+  kind: ResourceKind,
+  options: WatchOptions,
+  bookmarkInterval: Duration.Duration
+): Stream.Stream<WatchEvent, KubeApiError> =>
+  Stream.callback<WatchEvent, KubeApiError>((queue) =>
+    Effect.gen(function*() {
+      const offer = (event: WatchEvent) => {
+        Queue.offerUnsafe(queue, event)
+      }
+      yield* Effect.acquireRelease(
+        attempt(() => subscribe(server, kind, options, offer)),
+        (unsubscribe) => Effect.sync(unsubscribe)
+      )
+      const bookmarks = options.allowBookmarks === true
+        ? Effect.forever(Effect.andThen(Effect.sleep(bookmarkInterval), Effect.sync(() => offer(bookmark(server, kind)))))
+        : Effect.never
+      if (options.timeoutSeconds === undefined) return yield* bookmarks
+      yield* Effect.raceFirst(bookmarks, Effect.sleep(Duration.seconds(options.timeoutSeconds)))
+      if (options.allowBookmarks === true) offer(bookmark(server, kind))
+      yield* Queue.end(queue)
+    })
+  )

@@ -1,0 +1,42 @@
+/**
+ * The CSI Node service: decodes each request (`requests.ts`), calls the publishing program
+ * (`VolumePublisher`), and reports this node's identity and topology.
+ */
+import { Effect } from "effect"
+import { TOPOLOGY_KEY_HOSTNAME } from "../domain/constants.ts"
+import { VolumePublisher } from "./programs.ts"
+import type { NodeGetCapabilitiesResponse, NodeGetInfoResponse } from "./proto.ts"
+import { decodeNodePublishVolume, decodeNodeUnpublishVolume } from "./requests.ts"
+import type { NodeService } from "./server.ts"
+
+export interface NodeServiceConfig {
+  /** The Kubernetes Node this plugin runs on; also the CSI node id. */
+  readonly nodeName: string
+}
+
+/** No staging, no volume stats, no expansion: publishing is all this driver does. */
+export const nodeCapabilities: NodeGetCapabilitiesResponse = { capabilities: [] }
+
+export const nodeInfo = (nodeName: string): NodeGetInfoResponse => ({
+  node_id: nodeName,
+  // Listener volumes cost nothing on the node: no limit.
+  max_volumes_per_node: 0,
+  accessible_topology: { segments: { [TOPOLOGY_KEY_HOSTNAME]: nodeName } }
+})
+
+export const makeNodeService = (config: NodeServiceConfig): Effect.Effect<NodeService, never, VolumePublisher> =>
+  Effect.gen(function*() {
+    const publisher = yield* VolumePublisher
+    const info = nodeInfo(config.nodeName)
+    return {
+      name: "Node",
+      handlers: {
+        NodePublishVolume: (request) =>
+          decodeNodePublishVolume(request).pipe(Effect.flatMap(publisher.publish), Effect.as({})),
+        NodeUnpublishVolume: (request) =>
+          decodeNodeUnpublishVolume(request).pipe(Effect.flatMap(publisher.unpublish), Effect.as({})),
+        NodeGetCapabilities: () => Effect.succeed(nodeCapabilities),
+        NodeGetInfo: () => Effect.succeed(info)
+      }
+    }
+  })

@@ -1,0 +1,166 @@
+/**
+ * The contract between the CSI edge and the volume programs: the typed inputs the edge
+ * decodes from gRPC requests (see `requests.ts`), the two services the programs
+ * implement, and the errors they may fail with. This file imports only `effect`,
+ * `domain/` and `effects/`, so it can move to `effects/` unchanged (only import paths
+ * change).
+ *
+ * The programs own the behaviour of SPEC §4; the edge owns validation, encoding and the
+ * error → gRPC status table (`status.ts`), which must name every tag of `ProgramError`.
+ */
+import { Context, Data } from "effect"
+import type { Effect } from "effect"
+import type { UnsafeVolumeEntry } from "../domain/volumeTree.ts"
+import type { KubeApiError } from "../effects/KubeApi.ts"
+import type { ListenerSelection } from "../effects/listenerSelection.ts"
+import type { VolumeError } from "../effects/volumeErrors.ts"
+import type { VolumeFsError } from "../effects/VolumeFs.ts"
+
+export type { ListenerSelection }
+
+/** A topology segment map, e.g. `{ "listeners.stackable.tech/hostname": "node-1" }`. */
+export type Topology = Readonly<Record<string, string>>
+
+/** CSI access modes this driver accepts (all defined ones except UNKNOWN). */
+export type AccessMode =
+  | "SINGLE_NODE_WRITER"
+  | "SINGLE_NODE_READER_ONLY"
+  | "MULTI_NODE_READER_ONLY"
+  | "MULTI_NODE_SINGLE_WRITER"
+  | "MULTI_NODE_MULTI_WRITER"
+  | "SINGLE_NODE_SINGLE_WRITER"
+  | "SINGLE_NODE_MULTI_WRITER"
+
+/** A filesystem ("mount") volume capability; block volumes are refused at the edge. */
+export interface MountCapability {
+  readonly accessMode: AccessMode
+  /** As the CO sent it (often ""); the volume is a plain directory tree, so it is informational. */
+  readonly fsType: string
+  readonly mountFlags: ReadonlyArray<string>
+}
+
+/** The PVC a volume is provisioned for (external-provisioner `--extra-create-metadata`). */
+export interface PvcRef {
+  readonly namespace: string
+  readonly name: string
+}
+
+export interface CreateVolumeInput {
+  /** The CO's volume name (`pvc-<uid>`); SPEC §4: it is also the volume id. */
+  readonly name: string
+  /** Non-empty; every entry already checked to be a mount capability with a supported mode. */
+  readonly capabilities: ReadonlyArray<MountCapability>
+  /**
+   * Absent when the request carries neither `csi.storage.k8s.io/pvc/name` nor
+   * `.../pvc/namespace` (csi-sanity, or a provisioner without `--extra-create-metadata`).
+   * Decision: such a "bare" volume is provisioned with an empty volume context and no
+   * topology, so conformance tests can create/delete/validate volumes; publishing it
+   * later fails with INVALID_ARGUMENT because the context names no listener.
+   */
+  readonly pvc: PvcRef | undefined
+  /** All request parameters verbatim (StorageClass parameters + provisioner metadata). */
+  readonly parameters: Readonly<Record<string, string>>
+  /** `accessibility_requirements.requisite`, in request order ([] when absent). */
+  readonly requisiteTopologies: ReadonlyArray<Topology>
+  /** `accessibility_requirements.preferred`, in request order; [0] is the scheduler's node. */
+  readonly preferredTopologies: ReadonlyArray<Topology>
+}
+
+export interface ProvisionedVolume {
+  readonly volumeId: string
+  /** Frozen into the PV's volumeAttributes; SPEC §4: the PVC's annotations. */
+  readonly volumeContext: Readonly<Record<string, string>>
+  /** [] = reachable from every node; pinned volumes carry exactly one topology. */
+  readonly accessibleTopology: ReadonlyArray<Topology>
+}
+
+export interface PodRef {
+  readonly namespace: string
+  readonly name: string
+  /** `csi.storage.k8s.io/pod.uid` when the kubelet sent it. */
+  readonly uid: string | undefined
+}
+
+export interface PublishVolumeInput {
+  readonly volumeId: string
+  /** Absolute, normalised, never "/"; the publisher creates it (the CO creates only the parent). */
+  readonly targetPath: string
+  readonly readonly: boolean
+  readonly capability: MountCapability
+  readonly pod: PodRef
+  /** From the frozen volume context (PVC annotations), already checked: exactly one, a valid name. */
+  readonly listener: ListenerSelection
+  /** The whole volume context verbatim (PVC annotations + pod info + provisioner identity). */
+  readonly volumeContext: Readonly<Record<string, string>>
+}
+
+export interface UnpublishVolumeInput {
+  readonly volumeId: string
+  /** Same rules as `PublishVolumeInput.targetPath`; a missing path is success. */
+  readonly targetPath: string
+}
+
+// ---- Errors ---------------------------------------------------------------------------
+
+/**
+ * Everything the programs may fail with: the step-named errors of `effects/volumeErrors.ts`,
+ * plus raw port errors and the bridge types below. `status.ts` must give every tag a
+ * gRPC code, or its `satisfies` stops compiling.
+ */
+export type ProgramError =
+  | VolumeError
+  | KubeApiError
+  | VolumeFsError
+  | UnsafeVolumeEntry
+  | ListenerVolumeAnnotationsInvalid
+  | ListenerClassUnresolved
+  | ListenerAddressesPending
+
+/** Kept as names for `csi/volumePrograms.ts`; both are every `ProgramError`. */
+export type ProvisionError = ProgramError
+export type PublishError = ProgramError
+
+// Bridge types from before `effects/volumeErrors.ts` existed; `csi/volumePrograms.ts`
+// still converts some VolumeErrors into them. Once it passes VolumeErrors through as they
+// are, delete these three and their rows in `status.ts`.
+
+/** The PVC carries both listener annotations, or neither → INVALID_ARGUMENT. */
+export class ListenerVolumeAnnotationsInvalid extends Data.TaggedError("ListenerVolumeAnnotationsInvalid")<{
+  readonly namespace: string
+  readonly pvc: string
+  readonly message: string
+}> {}
+
+/** A configuration problem (e.g. a Listener without class) → FAILED_PRECONDITION. */
+export class ListenerClassUnresolved extends Data.TaggedError("ListenerClassUnresolved")<{
+  readonly namespace: string
+  readonly listener: string
+  readonly message: string
+}> {}
+
+/** Nothing to publish yet (e.g. no addresses) → UNAVAILABLE. */
+export class ListenerAddressesPending extends Data.TaggedError("ListenerAddressesPending")<{
+  readonly namespace: string
+  readonly listener: string
+  readonly message: string
+}> {}
+
+// ---- Services -------------------------------------------------------------------------
+
+/** The controller-side program (SPEC §4 "Controller service"). */
+export class VolumeProvisioner extends Context.Service<VolumeProvisioner, {
+  /** Idempotent: the same input gives the same volume. */
+  createVolume(input: CreateVolumeInput): Effect.Effect<ProvisionedVolume, ProgramError>
+  /** Idempotent: an unknown id is success. */
+  deleteVolume(volumeId: string): Effect.Effect<void, ProgramError>
+  /** For ValidateVolumeCapabilities, which must answer NOT_FOUND for an unknown volume. */
+  volumeExists(volumeId: string): Effect.Effect<boolean, ProgramError>
+}>()("listener-operator/effects/VolumeProvisioner") {}
+
+/** The node-side program (SPEC §4 "Node service"). */
+export class VolumePublisher extends Context.Service<VolumePublisher, {
+  /** The seven steps of SPEC §4; publishing again converges to the same state. */
+  publish(input: PublishVolumeInput): Effect.Effect<void, ProgramError>
+  /** Remove the target path; already gone is success. */
+  unpublish(input: UnpublishVolumeInput): Effect.Effect<void, ProgramError>
+}>()("listener-operator/effects/VolumePublisher") {}

@@ -1,0 +1,264 @@
+/**
+ * The CSI gRPC endpoint: serves a set of csi.v1 services on a Unix socket as a scoped
+ * resource, and runs each call as an Effect.
+ *
+ * Socket lifecycle: a stale socket file is removed at start (a live one, or a file that
+ * is not a socket, is refused); the socket is chmod 0600 right after bind, before the
+ * endpoint is announced ready; at scope close the server shuts down gracefully (in-flight
+ * calls finish, bounded by `shutdownTimeout`, then the rest are cancelled) and the socket
+ * is removed if it is still ours. There is a tiny window between bind and chmod in which
+ * the socket has the umask's mode; we accept it rather than change the process-wide umask.
+ *
+ * Calls: each handler runs in the context captured when the server started, in a fiber
+ * the scope owns; a cancelled call interrupts its fiber. A typed failure becomes the gRPC
+ * status of `status.ts`, a defect becomes INTERNAL, an interruption UNAVAILABLE; nothing
+ * escapes to crash the process. RPCs without a handler answer UNIMPLEMENTED (grpc-js).
+ */
+import { Server, ServerCredentials, status } from "@grpc/grpc-js"
+import type { sendUnaryData, ServerUnaryCall, UntypedServiceImplementation } from "@grpc/grpc-js"
+import { Cause, Clock, Duration, Effect, Exit, FiberSet, Option, Result } from "effect"
+import type { Fiber, Scope } from "effect"
+import { chmod } from "node:fs/promises"
+import { loadCsiPackage, rpcPath, serviceDefinition } from "./proto.ts"
+import type {
+  ControllerGetCapabilitiesRequest,
+  ControllerGetCapabilitiesResponse,
+  CreateVolumeRequest,
+  CreateVolumeResponse,
+  CsiServiceName,
+  DeleteVolumeRequest,
+  DeleteVolumeResponse,
+  GetPluginCapabilitiesRequest,
+  GetPluginCapabilitiesResponse,
+  GetPluginInfoRequest,
+  GetPluginInfoResponse,
+  NodeGetCapabilitiesRequest,
+  NodeGetCapabilitiesResponse,
+  NodeGetInfoRequest,
+  NodeGetInfoResponse,
+  NodePublishVolumeRequest,
+  NodePublishVolumeResponse,
+  NodeUnpublishVolumeRequest,
+  NodeUnpublishVolumeResponse,
+  ProbeRequest,
+  ProbeResponse,
+  ValidateVolumeCapabilitiesRequest,
+  ValidateVolumeCapabilitiesResponse
+} from "./proto.ts"
+import { CsiServerError, inspectPath, ioError, removeOwnSocket, removeStaleSocket, socketPathOf } from "./socket.ts"
+import { callStatusOf, defectStatus, statusName } from "./status.ts"
+import type { CallStatus, CsiError } from "./status.ts"
+
+export { CsiServerError, socketPathOf } from "./socket.ts"
+export type { CsiServerErrorReason } from "./socket.ts"
+
+export type CsiHandler<Request, Response, R = never> = (request: Request) => Effect.Effect<Response, CsiError, R>
+
+export interface IdentityHandlers<R = never> {
+  readonly GetPluginInfo: CsiHandler<GetPluginInfoRequest, GetPluginInfoResponse, R>
+  readonly GetPluginCapabilities: CsiHandler<GetPluginCapabilitiesRequest, GetPluginCapabilitiesResponse, R>
+  readonly Probe: CsiHandler<ProbeRequest, ProbeResponse, R>
+}
+
+export interface ControllerHandlers<R = never> {
+  readonly CreateVolume: CsiHandler<CreateVolumeRequest, CreateVolumeResponse, R>
+  readonly DeleteVolume: CsiHandler<DeleteVolumeRequest, DeleteVolumeResponse, R>
+  readonly ValidateVolumeCapabilities: CsiHandler<ValidateVolumeCapabilitiesRequest, ValidateVolumeCapabilitiesResponse, R>
+  readonly ControllerGetCapabilities: CsiHandler<ControllerGetCapabilitiesRequest, ControllerGetCapabilitiesResponse, R>
+}
+
+export interface NodeHandlers<R = never> {
+  readonly NodePublishVolume: CsiHandler<NodePublishVolumeRequest, NodePublishVolumeResponse, R>
+  readonly NodeUnpublishVolume: CsiHandler<NodeUnpublishVolumeRequest, NodeUnpublishVolumeResponse, R>
+  readonly NodeGetCapabilities: CsiHandler<NodeGetCapabilitiesRequest, NodeGetCapabilitiesResponse, R>
+  readonly NodeGetInfo: CsiHandler<NodeGetInfoRequest, NodeGetInfoResponse, R>
+}
+
+/** The complete services this driver builds (`identity.ts`, `controllerService.ts`, `nodeService.ts`). */
+export interface IdentityService<R = never> {
+  readonly name: "Identity"
+  readonly handlers: IdentityHandlers<R>
+}
+export interface ControllerService<R = never> {
+  readonly name: "Controller"
+  readonly handlers: ControllerHandlers<R>
+}
+export interface NodeService<R = never> {
+  readonly name: "Node"
+  readonly handlers: NodeHandlers<R>
+}
+
+/** One csi.v1 service to serve. A handler left out answers UNIMPLEMENTED. */
+export type CsiService<R = never> =
+  | { readonly name: "Identity"; readonly handlers: Partial<IdentityHandlers<R>> }
+  | { readonly name: "Controller"; readonly handlers: Partial<ControllerHandlers<R>> }
+  | { readonly name: "Node"; readonly handlers: Partial<NodeHandlers<R>> }
+
+export interface CsiServerOptions<R> {
+  /** A socket path (`/csi/csi.sock`, relative paths resolve against the working directory), or `unix://` + absolute path, or `unix:` + path. */
+  readonly endpoint: string
+  /** Identity must be one of them; each service at most once. */
+  readonly services: ReadonlyArray<CsiService<R>>
+  /** How long graceful shutdown waits for in-flight calls before cancelling them. Default 5 seconds. */
+  readonly shutdownTimeout?: Duration.Input | undefined
+}
+
+export interface CsiServer {
+  /** The absolute socket path being served. */
+  readonly socketPath: string
+  readonly services: ReadonlyArray<CsiServiceName>
+}
+
+const bind = (server: Server, path: string, endpoint: string): Effect.Effect<void, CsiServerError> =>
+  Effect.callback<void, CsiServerError>((resume) => {
+    server.bindAsync(`unix://${path}`, ServerCredentials.createInsecure(), (error) => {
+      resume(
+        error === null
+          ? Effect.void
+          : Effect.fail(new CsiServerError({ reason: "Bind", endpoint, message: `cannot listen on ${path}: ${error.message}`, cause: error }))
+      )
+    })
+  })
+
+/** Graceful first; after `timeout`, cancel whatever is still running. */
+const shutdown = (server: Server, timeout: Duration.Duration): Effect.Effect<void> =>
+  Effect.callback<void>((resume) => {
+    server.tryShutdown(() => resume(Effect.void))
+  }).pipe(
+    Effect.interruptible,
+    Effect.timeoutOption(timeout),
+    Effect.flatMap((graceful) =>
+      Option.isSome(graceful)
+        ? Effect.void
+        : Effect.andThen(
+          Effect.logWarning("CSI calls still running at shutdown; cancelling them").pipe(
+            Effect.annotateLogs({ timeout: Duration.format(timeout) })
+          ),
+          Effect.sync(() => server.forceShutdown())
+        )
+    )
+  )
+
+type Run<R> = (effect: Effect.Effect<void, never, R>) => Fiber.Fiber<void, never>
+
+type AnyHandler<R> = (request: unknown) => Effect.Effect<unknown, CsiError, R>
+
+const exitStatus = (exit: Exit.Exit<unknown, CsiError>, cancelled: boolean): CallStatus | undefined => {
+  if (Exit.isSuccess(exit)) return undefined
+  const error = Cause.findError(exit.cause)
+  if (Result.isSuccess(error)) return callStatusOf(error.success)
+  const defect = Cause.findDefect(exit.cause)
+  if (Result.isSuccess(defect)) return defectStatus(defect.success)
+  return cancelled
+    ? { code: status.CANCELLED, details: "call cancelled" }
+    : { code: status.UNAVAILABLE, details: "the CSI server is shutting down" }
+}
+
+const logCall = (
+  method: string,
+  exit: Exit.Exit<unknown, CsiError>,
+  outcome: CallStatus | undefined,
+  durationMs: number
+): Effect.Effect<void> => {
+  const code = statusName(outcome?.code ?? status.OK)
+  const annotations = { rpc: method, code, durationMs }
+  if (outcome === undefined) return Effect.logDebug("CSI call").pipe(Effect.annotateLogs(annotations))
+  if (Exit.isFailure(exit) && Cause.hasDies(exit.cause)) {
+    return Effect.logError("CSI call died", Cause.pretty(exit.cause)).pipe(Effect.annotateLogs(annotations))
+  }
+  return Effect.logWarning("CSI call failed", outcome.details).pipe(Effect.annotateLogs(annotations))
+}
+
+/** Sends the answer; a call the client already abandoned is not answered. */
+const reply = (callback: sendUnaryData<unknown>, exit: Exit.Exit<unknown, CsiError>, outcome: CallStatus | undefined) =>
+  Effect.try({
+    try: () => {
+      if (outcome === undefined) callback(null, Exit.isSuccess(exit) ? exit.value : undefined)
+      else callback({ code: outcome.code, details: outcome.details })
+    },
+    catch: (cause) => cause
+  }).pipe(Effect.catch((cause) => Effect.logError("cannot send the CSI answer", cause)))
+
+const serveCall = <R>(
+  method: string,
+  handler: AnyHandler<R>,
+  call: ServerUnaryCall<unknown, unknown>,
+  callback: sendUnaryData<unknown>
+): Effect.Effect<void, never, R> =>
+  Effect.flatMap(Clock.currentTimeMillis, (started) =>
+    Effect.suspend(() => handler(call.request)).pipe(
+      Effect.withSpan(method),
+      Effect.annotateLogs({ rpc: method }),
+      Effect.onExit((exit) =>
+        Effect.flatMap(Clock.currentTimeMillis, (finished) => {
+          const outcome = exitStatus(exit, call.cancelled)
+          return Effect.andThen(
+            logCall(method, exit, outcome, finished - started),
+            call.cancelled ? Effect.void : reply(callback, exit, outcome)
+          )
+        })
+      ),
+      Effect.exit,
+      Effect.asVoid
+    ))
+
+const implementationOf = <R>(service: CsiService<R>, run: Run<R>): UntypedServiceImplementation => {
+  const implementation: UntypedServiceImplementation = {}
+  for (const [method, handler] of Object.entries(service.handlers as Record<string, AnyHandler<R> | undefined>)) {
+    if (handler === undefined) continue
+    const path = rpcPath(service.name, method)
+    implementation[method] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+      const fiber = run(serveCall(path, handler, call, callback))
+      call.once("cancelled", () => fiber.interruptUnsafe())
+    }
+  }
+  return implementation
+}
+
+const checkServices = <R>(services: ReadonlyArray<CsiService<R>>): Effect.Effect<void> => {
+  const names = services.map((service) => service.name)
+  if (!names.includes("Identity")) return Effect.die(new Error("a CSI endpoint must serve the Identity service"))
+  if (new Set(names).size !== names.length) return Effect.die(new Error(`CSI services listed twice: ${names.join(", ")}`))
+  return Effect.void
+}
+
+/**
+ * Serves `services` on the endpoint until the scope closes. Succeeds once the socket is
+ * bound and chmod 0600, i.e. when the endpoint is ready for the kubelet / sidecars.
+ */
+export const serveCsi = <R>(options: CsiServerOptions<R>): Effect.Effect<CsiServer, CsiServerError, Scope.Scope | R> =>
+  Effect.gen(function*() {
+    const { endpoint } = options
+    yield* checkServices(options.services)
+    const socketPath = yield* socketPathOf(endpoint)
+    const pkg = yield* Effect.mapError(
+      loadCsiPackage,
+      (error) => new CsiServerError({ reason: "ProtoLoad", endpoint, message: error.message, cause: error.cause })
+    )
+    const timeout = Duration.fromInputUnsafe(options.shutdownTimeout ?? "5 seconds")
+    // Created before the server, so it closes after it: graceful shutdown lets running
+    // calls finish, then whatever is left is interrupted here.
+    const run: Run<R> = yield* FiberSet.makeRuntime<R, void, never>()
+    yield* removeStaleSocket(socketPath, endpoint)
+
+    const server = new Server()
+    for (const service of options.services) {
+      server.addService(serviceDefinition(pkg, service.name), implementationOf(service, run))
+    }
+    const bound = yield* Effect.acquireRelease(
+      Effect.andThen(bind(server, socketPath, endpoint), inspectPath(socketPath, endpoint)),
+      (identity) =>
+        Effect.andThen(
+          shutdown(server, timeout),
+          Option.isSome(identity) ? removeOwnSocket(socketPath, endpoint, identity.value) : Effect.void
+        ).pipe(Effect.andThen(Effect.logInfo("CSI endpoint closed").pipe(Effect.annotateLogs({ socket: socketPath }))))
+    )
+    if (Option.isNone(bound) || !bound.value.isSocket) {
+      return yield* new CsiServerError({ reason: "Bind", endpoint, message: `no socket appeared at ${socketPath} after listening` })
+    }
+    yield* Effect.tryPromise({ try: () => chmod(socketPath, 0o600), catch: ioError(endpoint, `cannot chmod 0600 ${socketPath}`) })
+
+    const services = options.services.map((service) => service.name)
+    yield* Effect.logInfo("CSI endpoint ready").pipe(Effect.annotateLogs({ socket: socketPath, services: services.join(",") }))
+    return { socketPath, services }
+  })

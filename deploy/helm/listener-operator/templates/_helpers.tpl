@@ -1,0 +1,71 @@
+{{/*
+Names, labels and paths shared by the templates.
+*/}}
+
+{{/* The chart name, overridable with nameOverride. */}}
+{{- define "listener-operator.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+Prefix of every namespaced and cluster-scoped object name of this release: the release
+name, or "<release>-<chart>" when the release name does not contain the chart name.
+Truncated so that "<prefix>-provisioner" stays within 63 characters.
+*/}}
+{{- define "listener-operator.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 50 | trimSuffix "-" }}
+{{- else if contains (include "listener-operator.name" .) .Release.Name }}
+{{- .Release.Name | trunc 50 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name (include "listener-operator.name" .) | trunc 50 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+
+{{/* Labels of every object. */}}
+{{- define "listener-operator.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+app.kubernetes.io/name: {{ include "listener-operator.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end }}
+
+{{/* Selector labels of one component; call with (dict "root" $ "component" "controller"). */}}
+{{- define "listener-operator.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "listener-operator.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{/* The operator image reference. */}}
+{{- define "listener-operator.image" -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- end }}
+
+{{/* The CSI driver name: fixed by the wire contract (SPEC §4), not configurable. */}}
+{{- define "listener-operator.driverName" -}}
+listeners.stackable.tech
+{{- end }}
+
+{{/* The kubelet root directory without a trailing slash. */}}
+{{- define "listener-operator.kubeletDir" -}}
+{{- .Values.kubeletDir | trimSuffix "/" }}
+{{- end }}
+
+{{/* Host directory of the node plugin's socket, where the kubelet looks for it. */}}
+{{- define "listener-operator.pluginDir" -}}
+{{- printf "%s/plugins/%s/" (include "listener-operator.kubeletDir" .) (include "listener-operator.driverName" .) }}
+{{- end }}
+
+{{/* Settings both roles read (SPEC §6). */}}
+{{- define "listener-operator.commonEnv" -}}
+- name: CSI_ENDPOINT
+  value: /csi/csi.sock
+- name: KUBERNETES_CLUSTER_DOMAIN
+  value: {{ .Values.clusterDomain | quote }}
+- name: LOG_LEVEL
+  value: {{ .Values.logLevel | quote }}
+- name: LOG_FORMAT
+  value: {{ .Values.logFormat | quote }}
+{{- end }}

@@ -1,0 +1,96 @@
+/**
+ * Every exact key of the wire contract in one place: API group, CSI driver and storage
+ * class names, annotation/label/topology keys, CSI volume-context keys, field managers
+ * and preset names (SPEC §2–§6). Other modules import these instead of spelling strings.
+ */
+import { LISTENER_GROUP, LISTENER_VERSION } from "./kinds.ts"
+
+export { LISTENER_GROUP, LISTENER_VERSION } from "./kinds.ts"
+
+/** `listeners.stackable.tech/v1alpha1`, the apiVersion of Listener, ListenerClass and PodListeners. */
+export const LISTENER_API_VERSION = `${LISTENER_GROUP}/${LISTENER_VERSION}` as const
+
+/** The CSI driver (plugin) name, also the provisioner of the storage class. */
+export const CSI_DRIVER_NAME = "listeners.stackable.tech"
+
+/** The StorageClass a listener PVC names in `spec.storageClassName`. */
+export const STORAGE_CLASS_NAME = "listeners.stackable.tech"
+
+/** PVC annotation: bind the volume to an existing Listener (shared exposure). */
+export const PVC_ANNOTATION_LISTENER_NAME = "listeners.stackable.tech/listener-name"
+
+/** PVC annotation: create a Listener of this ListenerClass per volume (per-replica exposure). */
+export const PVC_ANNOTATION_LISTENER_CLASS = "listeners.stackable.tech/listener-class"
+
+/** PV label: namespace of the Listener the volume is bound to. */
+export const PV_LABEL_LISTENER_NAMESPACE = "listeners.stackable.tech/listener-namespace"
+
+/** PV label: name of the Listener the volume is bound to. */
+export const PV_LABEL_LISTENER_NAME = "listeners.stackable.tech/listener-name"
+
+/** Topology key of a node (NodeGetInfo) and of a pinned volume's node affinity. */
+export const TOPOLOGY_KEY_HOSTNAME = "listeners.stackable.tech/hostname"
+
+/**
+ * Prefix of the Pod label that the Listener's Service selects. Note the singular
+ * `listener.` (not `listeners.`): it is the seeds' wire key.
+ */
+export const MOUNT_LABEL_PREFIX = "listener.stackable.tech/mnt."
+
+/**
+ * The mount label key for a Listener: the prefix plus the Listener's uid without dashes,
+ * which keeps the name part (`mnt.` + 32 hex digits) under the 63-character limit.
+ * The label's value is the Listener's name.
+ */
+export const mountLabelKey = (listenerUid: string): string => `${MOUNT_LABEL_PREFIX}${listenerUid.replaceAll("-", "")}`
+
+/** Operator labels put on every object created for a Listener. */
+export const LABEL_APP_NAME = "app.kubernetes.io/name"
+export const LABEL_APP_INSTANCE = "app.kubernetes.io/instance"
+export const LABEL_APP_MANAGED_BY = "app.kubernetes.io/managed-by"
+export const APP_NAME = "listener"
+export const MANAGED_BY = "listeners.stackable.tech_listener"
+
+/** The operator's own labels for the objects it creates for the Listener `listenerName`. */
+export const operatorLabels = (listenerName: string): Readonly<Record<string, string>> => ({
+  [LABEL_APP_NAME]: APP_NAME,
+  [LABEL_APP_INSTANCE]: listenerName,
+  [LABEL_APP_MANAGED_BY]: MANAGED_BY
+})
+
+/**
+ * Keys of the CSI volume context / CreateVolume parameters set by the kubelet
+ * (`podInfoOnMount: true`) and by the external provisioner (`--extra-create-metadata`).
+ */
+export const CsiContextKeys = {
+  podName: "csi.storage.k8s.io/pod.name",
+  podNamespace: "csi.storage.k8s.io/pod.namespace",
+  podUid: "csi.storage.k8s.io/pod.uid",
+  serviceAccountName: "csi.storage.k8s.io/serviceAccount.name",
+  ephemeral: "csi.storage.k8s.io/ephemeral",
+  pvcName: "csi.storage.k8s.io/pvc/name",
+  pvcNamespace: "csi.storage.k8s.io/pvc/namespace",
+  pvName: "csi.storage.k8s.io/pv/name"
+} as const
+
+/** Server-side apply field managers, one per writer so ownership stays apart. */
+export const FieldManagers = {
+  /** The Listener controller (Services, Listener status). */
+  controller: "listeners.stackable.tech_listener",
+  /** The CSI node plugin (per-volume Listeners, PodListeners, PV and Pod labels). */
+  csiNode: "listeners.stackable.tech_csi-node",
+  /** Preset ListenerClasses created at controller start. */
+  presets: "listeners.stackable.tech_presets"
+} as const
+
+/** Default Kubernetes cluster DNS domain (`KUBERNETES_CLUSTER_DOMAIN`). */
+export const DEFAULT_CLUSTER_DOMAIN = "cluster.local"
+
+/** ListenerClass presets (`LISTENER_CLASS_PRESET`), SPEC §5. */
+export const LISTENER_CLASS_PRESETS = ["ephemeral-nodes", "stable-nodes", "none"] as const
+export type ListenerClassPreset = (typeof LISTENER_CLASS_PRESETS)[number]
+export const DEFAULT_LISTENER_CLASS_PRESET: ListenerClassPreset = "ephemeral-nodes"
+
+/** PodListeners objects are named `pod-<pod uid>`. */
+export const PODLISTENERS_NAME_PREFIX = "pod-"
+export const podListenersName = (podUid: string): string => `${PODLISTENERS_NAME_PREFIX}${podUid}`

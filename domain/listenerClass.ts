@@ -1,0 +1,73 @@
+/**
+ * ListenerClass (cluster-scoped, listeners.stackable.tech/v1alpha1): the cluster
+ * administrator's policy for exposing Listeners (SPEC §2). Every field, enum and default
+ * here also defines the CRD schema (k8s/crds.ts), descriptions included.
+ */
+import { Schema } from "effect"
+import { FreeFormObject, optional, StringMap, withDefault } from "./fields.ts"
+import { ObjectMeta } from "./core/meta.ts"
+import { LISTENER_API_VERSION } from "./constants.ts"
+
+export const ListenerServiceType = Schema.Literals(["ClusterIP", "NodePort", "LoadBalancer"])
+export type ListenerServiceType = typeof ListenerServiceType.Type
+
+export const ServiceExternalTrafficPolicy = Schema.Literals(["Cluster", "Local"])
+export type ServiceExternalTrafficPolicy = typeof ServiceExternalTrafficPolicy.Type
+
+export const PreferredAddressType = Schema.Literals(["IP", "Hostname", "HostnameConservative"])
+export type PreferredAddressType = typeof PreferredAddressType.Type
+
+export const ListenerClassSpec = Schema.Struct({
+  serviceType: ListenerServiceType.annotate({
+    description: "How Listeners of this class are exposed: ClusterIP (inside the cluster only), NodePort (on the nodes running the Pods) or LoadBalancer."
+  }),
+  serviceAnnotations: withDefault(
+    StringMap.annotate({ description: "Annotations copied onto every Service created for a Listener of this class." }),
+    {}
+  ),
+  serviceExternalTrafficPolicy: optional(ServiceExternalTrafficPolicy.annotate({
+    description: "externalTrafficPolicy of the Service (Cluster or Local). Applies to NodePort and LoadBalancer classes only; unset leaves the Kubernetes default."
+  })),
+  loadBalancerClass: optional(Schema.String.annotate({
+    description: "loadBalancerClass of the Service, selecting a non-default load-balancer implementation. LoadBalancer classes only."
+  })),
+  loadBalancerAllocateNodePorts: withDefault(
+    Schema.Boolean.annotate({
+      description: "allocateLoadBalancerNodePorts of the Service: whether a LoadBalancer Service also gets node ports. LoadBalancer classes only."
+    }),
+    true
+  ),
+  preferredAddressType: withDefault(
+    PreferredAddressType.annotate({
+      description: "Which kind of address Listeners publish: IP, Hostname, or HostnameConservative (IP for NodePort classes, Hostname otherwise). The other kind is used when the preferred one is unavailable."
+    }),
+    "HostnameConservative"
+  ),
+  pinnedNodePorts: withDefault(
+    Schema.Boolean.annotate({
+      description: "NodePort classes: pin each listener volume (and so its Pod) to the node it was first scheduled on, so its published address stays the same."
+    }),
+    false
+  ),
+  serviceOverrides: withDefault(
+    FreeFormObject.annotate({
+      description: "A partial Service deep-merged over the generated Service (after serviceAnnotations), for settings this class does not model."
+    }),
+    {}
+  )
+}).annotate({ description: "The exposure policy applied to every Listener that names this class." })
+export type ListenerClassSpec = typeof ListenerClassSpec.Type
+
+export const ListenerClass = Schema.Struct({
+  apiVersion: optional(Schema.Literal(LISTENER_API_VERSION)),
+  kind: optional(Schema.Literal("ListenerClass")),
+  metadata: ObjectMeta,
+  spec: ListenerClassSpec
+}).annotate({
+  description: "ListenerClass: how Listeners that name it are exposed in this cluster (Service type, annotations, address preference, node pinning). Set by the cluster administrator."
+})
+export type ListenerClass = typeof ListenerClass.Type
+/** A stored ListenerClass on the wire: defaults may be missing, optional fields may be null. */
+export type ListenerClassEncoded = typeof ListenerClass.Encoded
+/** The spec as a writer sends it (server-side apply body): defaults may be left out. */
+export type ListenerClassSpecEncoded = typeof ListenerClassSpec.Encoded

@@ -1,0 +1,11 @@
+/** The Listener planners: pure functions from the observed objects to what should exist. */
+export * from "./addresses.ts"
+export * from "./backingNodes.ts"
+export * from "./deepMerge.ts"
+export * from "./desiredService.ts"
+export * from "./desiredStatus.ts"
+export * from "./inputs.ts"
+export * from "./json.ts"
+export * from "./labels.ts"
+export * from "./serviceUpToDate.ts"
+export * from "./presets.ts"

@@ -1,0 +1,233 @@
+/**
+ * Typed failures of the CSI volume programs (provision, publish, unpublish).
+ *
+ * Each error is named after the step that failed and carries what identifies the object
+ * involved plus the underlying cause. The CSI edge (`csi/status.ts`) maps each tag to one
+ * gRPC code; the comment on each class says which, following SPEC §4:
+ * bad request / volume context → INVALID_ARGUMENT; objects not there yet, API trouble, no
+ * addresses yet → UNAVAILABLE (the kubelet and the provisioner retry); configuration
+ * errors → FAILED_PRECONDITION; local I/O → INTERNAL.
+ */
+import { Data } from "effect"
+import type { KubeApiError } from "./KubeApi.ts"
+import type { VolumeFsError } from "./VolumeFs.ts"
+
+const describeRef = (namespace: string | undefined, name: string): string =>
+  namespace === undefined ? name : `${namespace}/${name}`
+
+// ---------------------------------------------------------------- INVALID_ARGUMENT
+
+/** A required CreateVolume parameter is missing or empty. → INVALID_ARGUMENT */
+export class VolumeParameterMissing extends Data.TaggedError("VolumeParameterMissing")<{
+  readonly parameter: string
+}> {
+  override get message(): string {
+    return `CreateVolume parameter ${JSON.stringify(this.parameter)} is missing; ` +
+      "run the external provisioner with --extra-create-metadata"
+  }
+}
+
+/**
+ * A listener volume names both `listener-name` and `listener-class`, or neither
+ * (on the PVC at provisioning, or in the frozen volume context at publishing). → INVALID_ARGUMENT
+ */
+export class ListenerSelectionInvalid extends Data.TaggedError("ListenerSelectionInvalid")<{
+  /** What was inspected: "PersistentVolumeClaim ns/name" or "volume context of volume-id". */
+  readonly source: string
+  readonly problem: "both" | "neither"
+}> {
+  override get message(): string {
+    return this.problem === "both"
+      ? `${this.source} has both listeners.stackable.tech/listener-name and listeners.stackable.tech/listener-class; exactly one is allowed`
+      : `${this.source} has neither listeners.stackable.tech/listener-name nor listeners.stackable.tech/listener-class; exactly one is required`
+  }
+}
+
+// ---------------------------------------------------------------- UNAVAILABLE
+
+/** The API refused or failed a read or write during a step (including NotFound: "not yet"). → UNAVAILABLE */
+export class VolumeApiStepFailed extends Data.TaggedError("VolumeApiStepFailed")<{
+  /** The step, e.g. "load PersistentVolume", "apply Listener", "label Pod". */
+  readonly step: string
+  readonly kind: string
+  readonly namespace?: string | undefined
+  readonly name: string
+  readonly cause: KubeApiError
+}> {
+  override get message(): string {
+    return `${this.step} ${describeRef(this.namespace, this.name)}: ${this.cause.reason}: ${this.cause.message}`
+  }
+}
+
+/** The Listener has no addresses for this Pod yet (Service not ready, no node ports, no ingress). → UNAVAILABLE */
+export class ListenerAddressesNotReady extends Data.TaggedError("ListenerAddressesNotReady")<{
+  readonly namespace: string
+  readonly listener: string
+  readonly problem: string
+}> {
+  override get message(): string {
+    return `Listener ${this.namespace}/${this.listener} has no addresses yet: ${this.problem}`
+  }
+}
+
+/** A NodePort listener volume's Pod is not bound to a node yet, so its node address is unknown. → UNAVAILABLE */
+export class PodNotScheduled extends Data.TaggedError("PodNotScheduled")<{
+  readonly namespace: string
+  readonly pod: string
+}> {
+  override get message(): string {
+    return `Pod ${this.namespace}/${this.pod} has no spec.nodeName yet`
+  }
+}
+
+// ---------------------------------------------------------------- FAILED_PRECONDITION
+
+/** An object read from the API does not have the shape this driver needs. → FAILED_PRECONDITION */
+export class VolumeObjectInvalid extends Data.TaggedError("VolumeObjectInvalid")<{
+  readonly kind: string
+  readonly namespace?: string | undefined
+  readonly name: string
+  readonly problem: string
+  readonly cause?: unknown
+}> {
+  override get message(): string {
+    return `${this.kind} ${describeRef(this.namespace, this.name)} is not usable: ${this.problem}`
+  }
+}
+
+/** The Listener a volume binds to names no ListenerClass. → FAILED_PRECONDITION */
+export class ListenerHasNoClass extends Data.TaggedError("ListenerHasNoClass")<{
+  readonly namespace: string
+  readonly listener: string
+}> {
+  override get message(): string {
+    return `Listener ${this.namespace}/${this.listener} has no spec.className`
+  }
+}
+
+/**
+ * An inline CSI volume (`Pod.spec.volumes[].csi`): it has no PVC and no PV, so there is
+ * nothing to read the listener selection from or to own the Listener. → FAILED_PRECONDITION
+ */
+export class InlineVolumeUnsupported extends Data.TaggedError("InlineVolumeUnsupported")<{
+  readonly volumeId: string
+}> {
+  override get message(): string {
+    return `volume ${this.volumeId} is an inline CSI volume (volumes[].csi); listener volumes must be PVCs ` +
+      "(volumeClaimTemplates, persistentVolumeClaim or a generic ephemeral volume)"
+  }
+}
+
+/** The PV of a volume has no claimRef (not bound), or its CSI handle does not match. → FAILED_PRECONDITION */
+export class VolumeNotBound extends Data.TaggedError("VolumeNotBound")<{
+  readonly volumeId: string
+  readonly problem: string
+}> {
+  override get message(): string {
+    return `volume ${this.volumeId}: ${this.problem}`
+  }
+}
+
+/**
+ * The Pod of that name is another instance than the one being mounted (it was deleted and
+ * re-created, e.g. a StatefulSet replica): its labels and PodListeners must not be written
+ * for the old one. → FAILED_PRECONDITION
+ */
+export class PodReplaced extends Data.TaggedError("PodReplaced")<{
+  readonly namespace: string
+  readonly pod: string
+  readonly expectedUid: string
+  readonly actualUid: string
+}> {
+  override get message(): string {
+    return `Pod ${this.namespace}/${this.pod} is uid ${this.actualUid} now, not the uid ${this.expectedUid} being mounted`
+  }
+}
+
+/** The Pod has no volume that uses the volume's PVC. → FAILED_PRECONDITION */
+export class PodVolumeNotFound extends Data.TaggedError("PodVolumeNotFound")<{
+  readonly namespace: string
+  readonly pod: string
+  readonly claim: string
+}> {
+  override get message(): string {
+    return `Pod ${this.namespace}/${this.pod} has no persistentVolumeClaim or ephemeral volume for PVC ${this.claim}`
+  }
+}
+
+/** A NodePort volume's pinning needs a topology, but the CreateVolume request offered none. → INVALID_ARGUMENT */
+export class PinningTopologyMissing extends Data.TaggedError("PinningTopologyMissing")<{
+  readonly volume: string
+  readonly listenerClass: string
+}> {
+  override get message(): string {
+    return `volume ${this.volume} uses the pinned NodePort class ${this.listenerClass} but the request has no ` +
+      "accessibility_requirements (preferred or requisite) to pin it to"
+  }
+}
+
+/**
+ * An address (or port name) from the Listener would not be a safe directory/file name in the
+ * volume (`..`, `/`, NUL, not an IP or DNS name); nothing was written. → FAILED_PRECONDITION
+ */
+export class VolumeAddressRefused extends Data.TaggedError("VolumeAddressRefused")<{
+  readonly namespace: string
+  readonly listener: string
+  readonly field: string
+  readonly value: string
+  readonly problem: string
+}> {
+  override get message(): string {
+    return `Listener ${this.namespace}/${this.listener}: refusing to write ${this.field} ${JSON.stringify(this.value)} ` +
+      `into the volume: it ${this.problem}`
+  }
+}
+
+// ---------------------------------------------------------------- INTERNAL
+
+/** Preparing, swapping in or removing the volume's file tree failed on this node. → INTERNAL */
+export class VolumeTreeWriteFailed extends Data.TaggedError("VolumeTreeWriteFailed")<{
+  readonly targetPath: string
+  /** The step, e.g. "prepare tree", "swap in tree", "remove target". */
+  readonly step: string
+  readonly cause: VolumeFsError
+}> {
+  override get message(): string {
+    return `${this.step} at ${this.targetPath}: ${this.cause.reason}: ${this.cause.message}`
+  }
+}
+
+/** Every tag the volume programs can fail with; `csi/status.ts` must map each one. */
+export type VolumeError =
+  | VolumeParameterMissing
+  | ListenerSelectionInvalid
+  | PinningTopologyMissing
+  | VolumeApiStepFailed
+  | ListenerAddressesNotReady
+  | PodNotScheduled
+  | VolumeObjectInvalid
+  | ListenerHasNoClass
+  | InlineVolumeUnsupported
+  | VolumeNotBound
+  | PodReplaced
+  | PodVolumeNotFound
+  | VolumeAddressRefused
+  | VolumeTreeWriteFailed
+
+/** The gRPC code each tag maps to (SPEC §4), as data the CSI edge can check its table against. */
+export const volumeErrorCodes = {
+  VolumeParameterMissing: "INVALID_ARGUMENT",
+  ListenerSelectionInvalid: "INVALID_ARGUMENT",
+  PinningTopologyMissing: "INVALID_ARGUMENT",
+  VolumeApiStepFailed: "UNAVAILABLE",
+  ListenerAddressesNotReady: "UNAVAILABLE",
+  PodNotScheduled: "UNAVAILABLE",
+  VolumeObjectInvalid: "FAILED_PRECONDITION",
+  ListenerHasNoClass: "FAILED_PRECONDITION",
+  InlineVolumeUnsupported: "FAILED_PRECONDITION",
+  VolumeNotBound: "FAILED_PRECONDITION",
+  PodReplaced: "FAILED_PRECONDITION",
+  PodVolumeNotFound: "FAILED_PRECONDITION",
+  VolumeAddressRefused: "FAILED_PRECONDITION",
+  VolumeTreeWriteFailed: "INTERNAL"
+} as const satisfies Record<VolumeError["_tag"], "INVALID_ARGUMENT" | "UNAVAILABLE" | "FAILED_PRECONDITION" | "INTERNAL">

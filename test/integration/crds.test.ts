@@ -1,0 +1,212 @@
+// The generated CRDs against the real API server: they install and become Established,
+// the samples in examples/ are accepted with the SPEC's defaults, every sample in
+// examples/invalid/ is refused with Invalid naming its field (`# invalid-field:` line),
+// and kubectl shows descriptions (explain) and printer columns (get).
+import { after, before, test } from "node:test"
+import assert from "node:assert/strict"
+import { readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { Effect, ManagedRuntime } from "effect"
+import { parseAllDocuments } from "yaml"
+import { KubeApiHttp } from "../../adapters/KubeApiHttp.ts"
+import { Kinds } from "../../domain/kinds.ts"
+import type { ResourceKind } from "../../domain/kinds.ts"
+import { KubeApi, KubeApiError } from "../../effects/KubeApi.ts"
+import type { KubeObject } from "../../effects/KubeApi.ts"
+import { crdManifests } from "../../k8s/crds.ts"
+import { startControlPlane } from "../envtest/controlPlane.ts"
+import type { ControlPlane } from "../envtest/controlPlane.ts"
+
+const EXAMPLES = join(import.meta.dirname, "..", "..", "examples")
+const NAMESPACE = "samples"
+
+let plane: ControlPlane | undefined
+let runtime: ManagedRuntime.ManagedRuntime<KubeApi | KubeApiHttp, unknown> | undefined
+
+before(async () => {
+  plane = await startControlPlane()
+  runtime = ManagedRuntime.make(KubeApiHttp.layerFromKubeconfigFile(plane.kubeconfigPath))
+}, { timeout: 180_000 })
+
+after(async () => {
+  await runtime?.dispose()
+  await plane?.stop()
+})
+
+type Api = KubeApi["Service"]
+
+const run = <A, E>(f: (api: Api) => Effect.Effect<A, E>): Promise<A> => {
+  if (runtime === undefined) throw new Error("control plane not started")
+  return runtime.runPromise(KubeApi.use(f))
+}
+
+const failure = async (f: (api: Api) => Effect.Effect<unknown, KubeApiError>): Promise<KubeApiError> => {
+  const error = await run((api) => Effect.flip(f(api)))
+  assert.ok(error instanceof KubeApiError, "expected a KubeApiError")
+  return error
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+const eventually = async <A>(check: () => Promise<A>, timeoutMs = 60_000): Promise<A> => {
+  const deadline = performance.now() + timeoutMs
+  for (;;) {
+    try {
+      return await check()
+    } catch (error) {
+      if (performance.now() > deadline) throw error
+      await sleep(250)
+    }
+  }
+}
+
+const kindOf = (object: KubeObject): ResourceKind => {
+  const kind = [Kinds.Listener, Kinds.ListenerClass, Kinds.PodListeners].find((k) => k.kind === object.kind)
+  assert.ok(kind !== undefined, `unexpected kind ${object.kind}`)
+  return kind
+}
+
+const withNamespace = (object: KubeObject): KubeObject =>
+  kindOf(object).namespaced ? { ...object, metadata: { ...object.metadata, namespace: NAMESPACE } } : object
+
+const samplesIn = (file: string): ReadonlyArray<KubeObject> =>
+  parseAllDocuments(readFileSync(file, "utf8"))
+    .map((doc) => doc.toJS() as KubeObject | null)
+    .filter((o): o is KubeObject => o !== null)
+
+const yamlFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith(".yaml")).sort().map((f) => join(dir, f))
+
+/** `expected` is contained in `actual`: every field it sets has the same value there. */
+const assertContains = (actual: unknown, expected: unknown, path = ""): void => {
+  if (typeof expected === "object" && expected !== null && !Array.isArray(expected)) {
+    assert.ok(typeof actual === "object" && actual !== null, `${path} is an object`)
+    for (const [key, value] of Object.entries(expected)) {
+      assertContains((actual as Record<string, unknown>)[key], value, `${path}.${key}`)
+    }
+  } else if (Array.isArray(expected)) {
+    assert.ok(Array.isArray(actual) && actual.length === expected.length, `${path} has ${expected.length} items`)
+    expected.forEach((item, i) => assertContains(actual[i], item, `${path}[${i}]`))
+  } else {
+    assert.deepEqual(actual, expected, path)
+  }
+}
+
+const created = new Map<string, KubeObject>()
+
+test("the CRDs install and become Established", async () => {
+  for (const crd of crdManifests()) {
+    const applied = await run((api) =>
+      api.apply(Kinds.CustomResourceDefinition, { ...crd }, { fieldManager: "listener-operator", force: true }))
+    assert.equal(applied.metadata.name, crd.metadata.name)
+  }
+  for (const crd of crdManifests()) {
+    await eventually(async () => {
+      const current = await run((api) => api.get(Kinds.CustomResourceDefinition, { name: crd.metadata.name }))
+      const conditions = (current["status"] as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []
+      for (const type of ["NamesAccepted", "Established"]) {
+        assert.ok(conditions.some((c) => c.type === type && c.status === "True"), `${crd.metadata.name} ${type}: ${JSON.stringify(conditions)}`)
+      }
+    }, 30_000)
+  }
+  await run((api) => api.create(Kinds.Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name: NAMESPACE } }))
+})
+
+test("every valid sample is accepted as written, with the SPEC's defaults filled in", async () => {
+  const samples = yamlFiles(EXAMPLES).flatMap(samplesIn).map(withNamespace)
+  assert.ok(samples.length >= 5, "examples/ holds samples")
+  // classes first: that is also the order a user applies them in
+  const ordered = [...samples].sort((a, b) => Number(kindOf(b) === Kinds.ListenerClass) - Number(kindOf(a) === Kinds.ListenerClass))
+  for (const sample of ordered) {
+    const { status, ...withoutStatus } = sample
+    // right after Established the new resource can take a moment to be served
+    const object = await eventually(() => run((api) => api.create(kindOf(sample), withoutStatus, { fieldManager: "samples" })), 15_000)
+    assertContains(object["spec"], sample["spec"], `${sample.kind} ${sample.metadata.name} spec`)
+    created.set(`${sample.kind}/${sample.metadata.name}`, object)
+    if (status !== undefined) {
+      // the status schema takes what the operator reports
+      const withStatus = await run((api) => api.updateStatus(kindOf(sample), { ...object, status }))
+      assert.deepEqual(withStatus["status"], status)
+    }
+  }
+
+  const spec = (key: string) => created.get(key)?.["spec"] as Record<string, unknown>
+  assert.deepEqual(spec("ListenerClass/cluster-internal"), {
+    serviceType: "ClusterIP",
+    serviceAnnotations: {},
+    loadBalancerAllocateNodePorts: true,
+    preferredAddressType: "HostnameConservative",
+    pinnedNodePorts: false,
+    serviceOverrides: {}
+  })
+  assert.equal(spec("ListenerClass/internal-load-balancer")["preferredAddressType"], "Hostname")
+  assert.equal(spec("ListenerClass/internal-load-balancer")["loadBalancerAllocateNodePorts"], false)
+
+  const web = spec("Listener/web")
+  assert.deepEqual(web["ports"], [
+    { name: "http", port: 8080, protocol: "TCP" },
+    { name: "metrics", port: 9090, protocol: "TCP" },
+    { name: "dns", port: 5353, protocol: "UDP" }
+  ])
+  assert.equal(web["publishNotReadyAddresses"], false)
+  const namenode = spec("Listener/namenode-0")
+  assert.equal(namenode["publishNotReadyAddresses"], true)
+  assert.deepEqual(namenode["extraPodSelectorLabels"], {})
+  assert.deepEqual(namenode["ports"], [{ name: "rpc", port: 8020, protocol: "TCP" }])
+})
+
+test("every invalid sample is refused with Invalid naming its field", async () => {
+  const files = yamlFiles(join(EXAMPLES, "invalid"))
+  assert.ok(files.length >= 6, "examples/invalid holds samples")
+  for (const file of files) {
+    const text = readFileSync(file, "utf8")
+    const field = /^# invalid-field: (\S+)$/mu.exec(text)?.[1]
+    assert.ok(field !== undefined, `${file} names its invalid field`)
+    for (const sample of samplesIn(file).map(withNamespace)) {
+      const error = await failure((api) => api.create(kindOf(sample), sample))
+      assert.equal(error.reason, "Invalid", `${file}: ${error.message}`)
+      assert.equal(error.status, 422)
+      const fields = (error.causes ?? []).map((c) => c.field)
+      assert.ok(fields.includes(field), `${file}: expected a cause for ${field}, got ${JSON.stringify(error.causes)}`)
+      assert.ok(error.message.includes(field), `${file}: message names ${field}: ${error.message}`)
+    }
+  }
+})
+
+test("kubectl explain shows the schema's descriptions", async () => {
+  const listenerCrd = crdManifests().find((c) => c.spec.names.kind === "Listener")!
+  const schema = listenerCrd.spec.versions[0]!.schema.openAPIV3Schema as {
+    properties: { spec: { properties: { ports: { description: string; items: { properties: Record<string, { description: string }> } } } } }
+  }
+  const ports = schema.properties.spec.properties.ports
+  // the OpenAPI document of a new CRD is published shortly after it is Established
+  const output = await eventually(async () => {
+    const result = await plane!.kubectl(["explain", "listeners.spec.ports"])
+    assert.equal(result.code, 0, result.stderr)
+    return result.stdout
+  }, 30_000)
+  const flat = output.replace(/\s+/gu, " ")
+  assert.ok(flat.includes(ports.description.replace(/\s+/gu, " ")), `explain shows the ports description:\n${output}`)
+  for (const [name, property] of Object.entries(ports.items.properties)) {
+    assert.match(output, new RegExp(`^\\s+${name}\\s`, "mu"), `explain lists ${name}`)
+    // kubectl wraps long lines; compare the first words of each description
+    const firstWords = property.description.split(/\s+/u).slice(0, 4).join(" ")
+    assert.ok(flat.includes(firstWords), `explain shows the description of ${name} ("${firstWords}")`)
+  }
+})
+
+test("kubectl get shows the printer columns", async () => {
+  const listeners = await plane!.kubectl(["get", "listeners", "-n", NAMESPACE])
+  assert.equal(listeners.code, 0, listeners.stderr)
+  const [header, ...rows] = listeners.stdout.trim().split("\n")
+  assert.deepEqual(header!.trim().split(/\s+/u), ["NAME", "CLASS", "SERVICE", "ADDRESSES", "AGE"])
+  const namenode = rows.find((r) => r.startsWith("namenode-0 "))
+  assert.ok(namenode !== undefined, listeners.stdout)
+  assert.deepEqual(namenode.trim().split(/\s+/u).slice(0, 4), ["namenode-0", "external-stable", "namenode-0", "172.18.0.3,worker-1.example.com"])
+
+  const classes = await plane!.kubectl(["get", "listenerclasses"])
+  assert.equal(classes.code, 0, classes.stderr)
+  const [classHeader, ...classRows] = classes.stdout.trim().split("\n")
+  assert.deepEqual(classHeader!.trim().split(/\s+/u), ["NAME", "TYPE", "PINNED", "AGE"])
+  const pinned = classRows.find((r) => r.startsWith("external-pinned "))
+  assert.deepEqual(pinned?.trim().split(/\s+/u).slice(0, 3), ["external-pinned", "NodePort", "true"])
+})

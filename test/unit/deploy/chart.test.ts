@@ -1,0 +1,69 @@
+// The Helm chart's static parts against their sources of truth, without Helm: the CRDs it
+// ships are exactly k8s/crds.yaml, its version is the package's, and its defaults name
+// the sidecar version the integration tests run and the SPEC's preset names.
+// Rendering, linting and admission of the chart: test/integration/helmChart.test.ts.
+import { test } from "node:test"
+import assert from "node:assert/strict"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { parse } from "yaml"
+import { DEFAULT_LISTENER_CLASS_PRESET, LISTENER_CLASS_PRESETS } from "../../../domain/constants.ts"
+
+const repoRoot = join(import.meta.dirname, "..", "..", "..")
+const chartDir = join(repoRoot, "deploy", "helm", "listener-operator")
+const read = (...path: string[]) => readFileSync(join(...path), "utf8")
+
+interface ImageValues {
+  readonly repository: string
+  readonly tag: string
+}
+interface ChartValues {
+  readonly preset: string
+  readonly kubeletDir: string
+  readonly metricsPort: number
+  readonly logFormat: string
+  readonly provisioner: { readonly image: ImageValues }
+  readonly nodeDriverRegistrar: { readonly image: ImageValues }
+}
+
+const values = parse(read(chartDir, "values.yaml")) as ChartValues
+const schema = JSON.parse(read(chartDir, "values.schema.json")) as {
+  readonly properties: Record<string, { readonly enum?: ReadonlyArray<string> }>
+}
+
+test("the chart ships exactly the generated CRDs of k8s/crds.yaml", () => {
+  const chartCopy = read(chartDir, "crds", "crds.yaml")
+  assert.equal(
+    chartCopy,
+    read(repoRoot, "k8s", "crds.yaml"),
+    "deploy/helm/listener-operator/crds/crds.yaml drifted from k8s/crds.yaml; copy it:\n  cp k8s/crds.yaml deploy/helm/listener-operator/crds/crds.yaml"
+  )
+})
+
+test("the chart's version and appVersion are the package version", () => {
+  const chart = parse(read(chartDir, "Chart.yaml")) as { version: string; appVersion: string }
+  const pkg = JSON.parse(read(repoRoot, "package.json")) as { version: string }
+  assert.equal(chart.version, pkg.version)
+  assert.equal(chart.appVersion, pkg.version)
+})
+
+test("the default csi-provisioner is the version the integration tests run (test/envtest/build.sh)", () => {
+  const pinned = /^PROVISIONER_VERSION=(\S+)$/m.exec(read(repoRoot, "test", "envtest", "build.sh"))?.[1]
+  assert.ok(pinned !== undefined, "PROVISIONER_VERSION not found in test/envtest/build.sh")
+  assert.equal(values.provisioner.image.tag, pinned)
+  assert.equal(values.provisioner.image.repository, "registry.k8s.io/sig-storage/csi-provisioner")
+  assert.equal(values.nodeDriverRegistrar.image.repository, "registry.k8s.io/sig-storage/csi-node-driver-registrar")
+  assert.match(values.nodeDriverRegistrar.image.tag, /^v2\.\d+\.\d+$/)
+})
+
+test("the preset value accepts exactly the SPEC's presets and defaults to the program's default", () => {
+  assert.equal(values.preset, DEFAULT_LISTENER_CLASS_PRESET)
+  assert.deepEqual([...(schema.properties["preset"]?.enum ?? [])].sort(), [...LISTENER_CLASS_PRESETS].sort())
+})
+
+test("the remaining documented defaults", () => {
+  assert.equal(values.kubeletDir, "/var/lib/kubelet")
+  assert.equal(values.metricsPort, 8080)
+  assert.deepEqual(schema.properties["logFormat"]?.enum, ["json", "text"])
+  assert.ok(schema.properties["logFormat"]?.enum?.includes(values.logFormat))
+})

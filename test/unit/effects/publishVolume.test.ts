@@ -1,0 +1,473 @@
+import { test } from "node:test"
+import assert from "node:assert/strict"
+import { Effect } from "effect"
+import { FieldManagers, LISTENER_API_VERSION, mountLabelKey } from "../../../domain/constants.ts"
+import { Kinds } from "../../../domain/kinds.ts"
+import { KubeApi } from "../../../effects/KubeApi.ts"
+import { publishVolume } from "../../../effects/publishVolume.ts"
+import type { PublishVolumeRequest } from "../../../effects/publishVolume.ts"
+import { VolumeFs } from "../../../effects/VolumeFs.ts"
+import { volumeErrorCodes } from "../../../effects/volumeErrors.ts"
+import {
+  CLASS,
+  createListener,
+  createPod,
+  createVolume,
+  NAMESPACE,
+  podContext,
+  seedCluster,
+  setListenerStatus
+} from "./volumeFixtures.ts"
+import { runInCluster, snapshotTree } from "./volumeTestLayer.ts"
+
+const ROOT = "/var/lib/kubelet/pods/p1/volumes/kubernetes.io~csi"
+const TARGET = `${ROOT}/pvc-1/mount`
+
+const classVolume = (overrides: Partial<PublishVolumeRequest> = {}): PublishVolumeRequest => ({
+  volumeId: "pvc-1",
+  targetPath: TARGET,
+  pod: { namespace: NAMESPACE, name: "web-0" },
+  listener: { _tag: "ListenerClass", className: CLASS.pinned },
+  volumeContext: { ...podContext("web-0"), "listeners.stackable.tech/listener-class": CLASS.pinned },
+  ...overrides
+})
+
+/** The StatefulSet-like case: PVC `data-web-0` (listener-class pinned NodePort), Pod web-0 on node-1. */
+const seedClassVolume = Effect.gen(function*() {
+  yield* seedCluster
+  const fs = yield* VolumeFs
+  yield* fs.mkdir(`${ROOT}/pvc-1`, { recursive: true })
+  const { pv, pvc } = yield* createVolume({
+    pvcName: "data-web-0",
+    volumeId: "pvc-1",
+    annotations: { "listeners.stackable.tech/listener-class": CLASS.pinned },
+    pvcLabels: { app: "web", tier: "front" }
+  })
+  const pod = yield* createPod({
+    name: "web-0",
+    nodeName: "node-1",
+    labels: { app: "web", "listener.stackable.tech/mnt.other": "other" },
+    volumes: [{ name: "data", persistentVolumeClaim: { claimName: "data-web-0" } }]
+  })
+  return { pv, pvc, pod }
+})
+
+const nodePortsReady = setListenerStatus("data-web-0", { nodePorts: { http: 30080, "port-9090": 30090 } })
+
+test("listener-class volume: the Listener, PV and Pod labels are in place before addresses exist (UNAVAILABLE)", () =>
+  runInCluster(Effect.gen(function*() {
+    const { pv, pod } = yield* seedClassVolume
+    const api = yield* KubeApi
+    const error = yield* Effect.flip(publishVolume(classVolume()))
+    assert.equal(error._tag, "ListenerAddressesNotReady")
+    assert.equal(volumeErrorCodes[error._tag], "UNAVAILABLE")
+    assert.match(error.message, /default\/data-web-0 has no addresses yet: status.nodePorts is empty/)
+
+    const listener = yield* api.get(Kinds.Listener, { namespace: NAMESPACE, name: "data-web-0" })
+    assert.equal(listener.apiVersion, LISTENER_API_VERSION)
+    assert.deepEqual(listener.metadata.labels, { app: "web", tier: "front" })
+    assert.deepEqual(
+      listener.metadata.ownerReferences?.map(({ apiVersion, kind, name, uid, controller }) => ({ apiVersion, kind, name, uid, controller })),
+      [{ apiVersion: "v1", kind: "PersistentVolume", name: "pvc-1", uid: pv.metadata.uid, controller: undefined }]
+    )
+    const spec = listener["spec"] as Record<string, unknown>
+    assert.equal(spec["className"], CLASS.pinned)
+    assert.equal(spec["publishNotReadyAddresses"], true)
+    // Container ports only (not the init container's), unnamed ones as port-<n>, protocol copied.
+    assert.deepEqual(
+      (spec["ports"] as Array<Record<string, unknown>>).map(({ name, port, protocol }) => ({ name, port, protocol })),
+      [{ name: "http", port: 8080, protocol: "TCP" }, { name: "port-9090", port: 9090, protocol: "UDP" }]
+    )
+    assert.ok(listener.metadata.managedFields?.some((entry) => entry.manager === FieldManagers.csiNode && entry.operation === "Apply"))
+
+    const labelledPv = yield* api.get(Kinds.PersistentVolume, { name: "pvc-1" })
+    assert.deepEqual(labelledPv.metadata.labels, {
+      keep: "me",
+      "listeners.stackable.tech/listener-namespace": NAMESPACE,
+      "listeners.stackable.tech/listener-name": "data-web-0"
+    })
+    const labelledPod = yield* api.get(Kinds.Pod, { namespace: NAMESPACE, name: "web-0" })
+    assert.deepEqual(labelledPod.metadata.labels, {
+      ...pod.metadata.labels,
+      [mountLabelKey(listener.metadata.uid!)]: "data-web-0"
+    })
+    const fs = yield* VolumeFs
+    assert.equal(yield* fs.entryType(TARGET), undefined, "nothing is written before addresses exist")
+  })))
+
+test("NodePort volume: the Pod's node address with the node ports, PodListeners, and the file tree", () =>
+  runInCluster(Effect.gen(function*() {
+    const { pod } = yield* seedClassVolume
+    yield* Effect.flip(publishVolume(classVolume()))
+    yield* nodePortsReady
+    const published = yield* publishVolume(classVolume())
+    assert.equal(published.scope, "Node")
+    assert.equal(published.podVolumeName, "data")
+    assert.equal(published.tree, "created")
+    const expectedAddresses = [{ address: "10.0.0.1", addressType: "IP", ports: { http: 30080, "port-9090": 30090 } }]
+    assert.deepEqual(published.addresses, expectedAddresses)
+
+    assert.deepEqual(yield* snapshotTree(TARGET), {
+      "addresses/": "dir",
+      "addresses/10.0.0.1/": "dir",
+      "addresses/10.0.0.1/address": "10.0.0.1",
+      "addresses/10.0.0.1/ports/": "dir",
+      "addresses/10.0.0.1/ports/http": "30080",
+      "addresses/10.0.0.1/ports/port-9090": "30090",
+      "default-address": "-> addresses/10.0.0.1"
+    })
+    const fs = yield* VolumeFs
+    assert.deepEqual([...(yield* fs.readDir(`${ROOT}/pvc-1`))].sort(), ["mount"], "no staging leftovers next to the target")
+
+    const api = yield* KubeApi
+    const podListeners = yield* api.get(Kinds.PodListeners, { namespace: NAMESPACE, name: `pod-${pod.metadata.uid}` })
+    assert.deepEqual(podListeners["spec"], { listeners: { data: { scope: "Node", ingressAddresses: expectedAddresses } } })
+    assert.deepEqual(
+      podListeners.metadata.ownerReferences?.map(({ kind, name, uid }) => ({ kind, name, uid })),
+      [{ kind: "Pod", name: "web-0", uid: pod.metadata.uid }]
+    )
+  })))
+
+test("publishing again converges: no API write, tree unchanged; a lost or stale tree is rewritten", () =>
+  runInCluster(Effect.gen(function*() {
+    const { pod } = yield* seedClassVolume
+    yield* Effect.flip(publishVolume(classVolume()))
+    yield* nodePortsReady
+    yield* publishVolume(classVolume())
+    const api = yield* KubeApi
+    const versions = Effect.gen(function*() {
+      return [
+        (yield* api.get(Kinds.PersistentVolume, { name: "pvc-1" })).metadata.resourceVersion,
+        (yield* api.get(Kinds.Pod, { namespace: NAMESPACE, name: "web-0" })).metadata.resourceVersion,
+        (yield* api.get(Kinds.Listener, { namespace: NAMESPACE, name: "data-web-0" })).metadata.resourceVersion,
+        (yield* api.get(Kinds.PodListeners, { namespace: NAMESPACE, name: `pod-${pod.metadata.uid}` })).metadata.resourceVersion
+      ]
+    })
+    const before = yield* versions
+    const tree = yield* snapshotTree(TARGET)
+    const again = yield* publishVolume(classVolume())
+    assert.equal(again.tree, "unchanged")
+    assert.deepEqual(yield* versions, before)
+    assert.deepEqual(yield* snapshotTree(TARGET), tree)
+
+    // Node restart: the tmpfs-backed target is gone; the kubelet publishes again.
+    const fs = yield* VolumeFs
+    yield* fs.removeTree(TARGET)
+    assert.equal((yield* publishVolume(classVolume())).tree, "created")
+    assert.deepEqual(yield* snapshotTree(TARGET), tree)
+
+    // A tree left over with other contents (ports changed meanwhile) is replaced whole.
+    yield* fs.writeFile(`${TARGET}/addresses/10.0.0.1/ports/http`, "1")
+    yield* fs.mkdir(`${TARGET}/addresses/10.9.9.9`)
+    assert.equal((yield* publishVolume(classVolume())).tree, "replaced")
+    assert.deepEqual(yield* snapshotTree(TARGET), tree)
+    assert.deepEqual([...(yield* fs.readDir(`${ROOT}/pvc-1`))].sort(), ["mount"])
+  })))
+
+test("leftovers of an interrupted publish are cleaned up and the tree converges", () =>
+  runInCluster(Effect.gen(function*() {
+    yield* seedClassVolume
+    yield* Effect.flip(publishVolume(classVolume()))
+    yield* nodePortsReady
+    const fs = yield* VolumeFs
+    // A crash between "old tree aside" and "new tree in": half a staging tree and a retired tree.
+    yield* fs.mkdir(`${ROOT}/pvc-1/.mount.publishing/addresses`, { recursive: true })
+    yield* fs.mkdir(`${ROOT}/pvc-1/.mount.retired/addresses`, { recursive: true })
+    const published = yield* publishVolume(classVolume())
+    assert.equal(published.tree, "created")
+    assert.equal((yield* snapshotTree(TARGET))["default-address"], "-> addresses/10.0.0.1")
+    assert.deepEqual([...(yield* fs.readDir(`${ROOT}/pvc-1`))].sort(), ["mount"])
+  })))
+
+test("listener-name volume on a LoadBalancer Listener: UNAVAILABLE until the Listener has ingress addresses", () =>
+  runInCluster(Effect.gen(function*() {
+    yield* seedCluster
+    const fs = yield* VolumeFs
+    yield* fs.mkdir(`${ROOT}/pvc-2`, { recursive: true })
+    yield* createListener("shared", { className: CLASS.loadBalancer, ports: [{ name: "http", port: 8080 }] })
+    yield* createVolume({
+      pvcName: "shared-web-1",
+      volumeId: "pvc-2",
+      annotations: { "listeners.stackable.tech/listener-name": "shared" }
+    })
+    yield* createPod({ name: "web-1", nodeName: "node-2", volumes: [{ name: "listener", persistentVolumeClaim: { claimName: "shared-web-1" } }] })
+    const request: PublishVolumeRequest = {
+      volumeId: "pvc-2",
+      targetPath: `${ROOT}/pvc-2/mount`,
+      pod: { namespace: NAMESPACE, name: "web-1" },
+      listener: { _tag: "ListenerName", listenerName: "shared" },
+      volumeContext: podContext("web-1")
+    }
+    const pending = yield* Effect.flip(publishVolume(request))
+    assert.equal(pending._tag, "ListenerAddressesNotReady")
+    assert.match(pending.message, /status.ingressAddresses is empty/)
+    const api = yield* KubeApi
+    const pv = yield* api.get(Kinds.PersistentVolume, { name: "pvc-2" })
+    assert.equal(pv.metadata.labels?.["listeners.stackable.tech/listener-name"], "shared")
+
+    yield* setListenerStatus("shared", {
+      ingressAddresses: [
+        { address: "lb.example.com", addressType: "Hostname", ports: { http: 443 } },
+        { address: "192.0.2.7", addressType: "IP", ports: { http: 443 } }
+      ]
+    })
+    const published = yield* publishVolume(request)
+    assert.equal(published.scope, "Cluster")
+    assert.deepEqual(yield* snapshotTree(`${ROOT}/pvc-2/mount`), {
+      "addresses/": "dir",
+      "addresses/lb.example.com/": "dir",
+      "addresses/lb.example.com/address": "lb.example.com",
+      "addresses/lb.example.com/ports/": "dir",
+      "addresses/lb.example.com/ports/http": "443",
+      "addresses/192.0.2.7/": "dir",
+      "addresses/192.0.2.7/address": "192.0.2.7",
+      "addresses/192.0.2.7/ports/": "dir",
+      "addresses/192.0.2.7/ports/http": "443",
+      "default-address": "-> addresses/lb.example.com"
+    })
+    // No per-volume Listener is created for a listener-name volume.
+    const listeners = yield* api.list(Kinds.Listener, { namespace: NAMESPACE })
+    assert.deepEqual(listeners.items.map((item) => item.metadata.name), ["shared"])
+  })))
+
+for (const hostile of ["../../x", "a/b"]) {
+  test(`hostile load-balancer address ${JSON.stringify(hostile)}: refused, nothing written`, () =>
+    runInCluster(Effect.gen(function*() {
+      yield* seedCluster
+      const fs = yield* VolumeFs
+      yield* fs.mkdir(`${ROOT}/pvc-3`, { recursive: true })
+      yield* createListener("evil", { className: CLASS.loadBalancer, ports: [{ name: "http", port: 80 }] })
+      yield* setListenerStatus("evil", { ingressAddresses: [{ address: hostile, addressType: "Hostname", ports: { http: 80 } }] })
+      yield* createVolume({ pvcName: "evil-0", volumeId: "pvc-3", annotations: { "listeners.stackable.tech/listener-name": "evil" } })
+      const pod = yield* createPod({ name: "evil-0", nodeName: "node-1", volumes: [{ name: "l", persistentVolumeClaim: { claimName: "evil-0" } }] })
+      const error = yield* Effect.flip(publishVolume({
+        volumeId: "pvc-3",
+        targetPath: `${ROOT}/pvc-3/mount`,
+        pod: { namespace: NAMESPACE, name: "evil-0" },
+        listener: { _tag: "ListenerName", listenerName: "evil" },
+        volumeContext: podContext("evil-0")
+      }))
+      assert.equal(error._tag, "VolumeAddressRefused")
+      assert.equal(volumeErrorCodes[error._tag], "FAILED_PRECONDITION")
+      assert.ok(error.message.includes(JSON.stringify(hostile)), error.message)
+      assert.match(error.message, hostile.includes("/") ? /contains '\/'/ : /neither an IP address nor a DNS name/)
+      assert.deepEqual([...(yield* fs.readDir(`${ROOT}/pvc-3`))], [], "nothing next to the target")
+      assert.deepEqual([...(yield* fs.readDir(ROOT))].sort(), ["pvc-3"], "nothing outside it")
+      assert.equal(yield* fs.entryType("/var/lib/kubelet/pods/p1/volumes/x"), undefined)
+      assert.equal(yield* fs.entryType("/var/lib/kubelet/pods/p1/x"), undefined)
+      const api = yield* KubeApi
+      const podListeners = yield* Effect.flip(api.get(Kinds.PodListeners, { namespace: NAMESPACE, name: `pod-${pod.metadata.uid}` }))
+      assert.equal(podListeners.reason, "NotFound", "the refused addresses are not recorded either")
+    })))
+}
+
+test("PodListeners: a second volume of the same Pod is merged in, the first one kept", () =>
+  runInCluster(Effect.gen(function*() {
+    yield* seedCluster
+    const fs = yield* VolumeFs
+    yield* createListener("a", { className: CLASS.clusterIp, ports: [{ name: "http", port: 80 }] })
+    yield* createListener("b", { className: CLASS.clusterIp, ports: [{ name: "http", port: 80 }] })
+    yield* setListenerStatus("a", { ingressAddresses: [{ address: "a.default.svc.cluster.local", addressType: "Hostname", ports: { http: 80 } }] })
+    yield* setListenerStatus("b", { ingressAddresses: [{ address: "10.96.0.2", addressType: "IP", ports: { http: 80 } }] })
+    yield* createVolume({ pvcName: "pa", volumeId: "pvc-a", annotations: { "listeners.stackable.tech/listener-name": "a" } })
+    yield* createVolume({ pvcName: "pb", volumeId: "pvc-b", annotations: { "listeners.stackable.tech/listener-name": "b" } })
+    const pod = yield* createPod({
+      name: "two",
+      nodeName: "node-1",
+      volumes: [{ name: "va", persistentVolumeClaim: { claimName: "pa" } }, { name: "vb", persistentVolumeClaim: { claimName: "pb" } }]
+    })
+    for (const [id, listener] of [["pvc-a", "a"], ["pvc-b", "b"]] as const) {
+      yield* fs.mkdir(`${ROOT}/${id}`, { recursive: true })
+      yield* publishVolume({
+        volumeId: id,
+        targetPath: `${ROOT}/${id}/mount`,
+        pod: { namespace: NAMESPACE, name: "two" },
+        listener: { _tag: "ListenerName", listenerName: listener },
+        volumeContext: podContext("two")
+      })
+    }
+    const api = yield* KubeApi
+    const podListeners = yield* api.get(Kinds.PodListeners, { namespace: NAMESPACE, name: `pod-${pod.metadata.uid}` })
+    assert.deepEqual(podListeners["spec"], {
+      listeners: {
+        va: { scope: "Cluster", ingressAddresses: [{ address: "a.default.svc.cluster.local", addressType: "Hostname", ports: { http: 80 } }] },
+        vb: { scope: "Cluster", ingressAddresses: [{ address: "10.96.0.2", addressType: "IP", ports: { http: 80 } }] }
+      }
+    })
+    // Both mount labels are on the Pod.
+    const labels = (yield* api.get(Kinds.Pod, { namespace: NAMESPACE, name: "two" })).metadata.labels ?? {}
+    assert.equal(Object.keys(labels).filter((key) => key.startsWith("listener.stackable.tech/mnt.")).length, 2)
+  })))
+
+test("generic ephemeral volume: the Pod volume is found by <pod>-<volume>", () =>
+  runInCluster(Effect.gen(function*() {
+    yield* seedCluster
+    const fs = yield* VolumeFs
+    yield* fs.mkdir(`${ROOT}/pvc-e`, { recursive: true })
+    yield* createVolume({ pvcName: "eph-listener", volumeId: "pvc-e", annotations: { "listeners.stackable.tech/listener-class": CLASS.nodePort } })
+    yield* createPod({
+      name: "eph",
+      nodeName: "node-2",
+      volumes: [{ name: "listener", ephemeral: { volumeClaimTemplate: { spec: { storageClassName: "listeners.stackable.tech" } } } }]
+    })
+    const request: PublishVolumeRequest = {
+      volumeId: "pvc-e",
+      targetPath: `${ROOT}/pvc-e/mount`,
+      pod: { namespace: NAMESPACE, name: "eph" },
+      listener: { _tag: "ListenerClass", className: CLASS.nodePort },
+      volumeContext: podContext("eph")
+    }
+    yield* Effect.flip(publishVolume(request))
+    yield* setListenerStatus("eph-listener", { nodePorts: { http: 31000, "port-9090": 31001 } })
+    const published = yield* publishVolume(request)
+    assert.equal(published.podVolumeName, "listener")
+    assert.deepEqual(published.addresses, [{ address: "10.0.0.2", addressType: "IP", ports: { http: 31000, "port-9090": 31001 } }])
+  })))
+
+// ---- failures: each step's error, with its tag and gRPC code ------------------------------
+
+const expectFailure = (request: PublishVolumeRequest, tag: string, code: string, message: RegExp) =>
+  Effect.gen(function*() {
+    const error = yield* Effect.flip(publishVolume(request))
+    assert.equal(error._tag, tag, error.message)
+    assert.equal(volumeErrorCodes[error._tag], code)
+    assert.match(error.message, message)
+    return error
+  })
+
+test("inline CSI volume (csi.storage.k8s.io/ephemeral=true) → InlineVolumeUnsupported", () =>
+  runInCluster(expectFailure(
+    classVolume({ volumeContext: { ...podContext("web-0"), "csi.storage.k8s.io/ephemeral": "true" } }),
+    "InlineVolumeUnsupported",
+    "FAILED_PRECONDITION",
+    /inline CSI volume/
+  )))
+
+test("no PV for the volume id yet → VolumeApiStepFailed (load PersistentVolume, NotFound)", () =>
+  runInCluster(Effect.gen(function*() {
+    yield* seedCluster
+    const error = yield* expectFailure(classVolume({ volumeId: "pvc-unknown" }), "VolumeApiStepFailed", "UNAVAILABLE", /load PersistentVolume pvc-unknown: NotFound/)
+    assert.equal(error._tag === "VolumeApiStepFailed" && error.cause.reason, "NotFound")
+  })))
+
+test("a PV found by volume handle when its name differs from the volume id", () =>
+  runInCluster(Effect.gen(function*() {
+    yield* seedCluster
+    const api = yield* KubeApi
+    yield* createVolume({ pvcName: "data-web-0", volumeId: "pvc-1", annotations: { "listeners.stackable.tech/listener-class": CLASS.pinned } })
+    const pv = yield* api.get(Kinds.PersistentVolume, { name: "pvc-1" })
+    const { resourceVersion: _, uid: __, creationTimestamp: ___, managedFields: ____, ...metadata } = pv.metadata
+    yield* api.create(Kinds.PersistentVolume, {
+      ...pv,
+      metadata: { ...metadata, name: "handmade" },
+      spec: { ...(pv["spec"] as object), csi: { driver: "listeners.stackable.tech", volumeHandle: "handle-7" } }
+    })
+    // The Pod is missing, so the program stops after loading the PV and the PVC: the PV was found.
+    yield* expectFailure(classVolume({ volumeId: "handle-7" }), "VolumeApiStepFailed", "UNAVAILABLE", /load Pod default\/web-0: NotFound/)
+  })))
+
+test("PV without claimRef → VolumeNotBound", () =>
+  runInCluster(Effect.gen(function*() {
+    yield* seedCluster
+    yield* createVolume({ pvcName: "data-web-0", volumeId: "pvc-1", unbound: true, annotations: { "listeners.stackable.tech/listener-class": CLASS.pinned } })
+    yield* expectFailure(classVolume(), "VolumeNotBound", "FAILED_PRECONDITION", /has no spec.claimRef/)
+  })))
+
+test("Pod missing → VolumeApiStepFailed (load Pod)", () =>
+  runInCluster(Effect.gen(function*() {
+    yield* seedCluster
+    yield* createVolume({ pvcName: "data-web-0", volumeId: "pvc-1", annotations: { "listeners.stackable.tech/listener-class": CLASS.pinned } })
+    yield* expectFailure(classVolume(), "VolumeApiStepFailed", "UNAVAILABLE", /load Pod default\/web-0: NotFound/)
+  })))
+
+test("ListenerClass missing → VolumeApiStepFailed (load ListenerClass)", () =>
+  runInCluster(Effect.gen(function*() {
+    yield* seedClassVolume
+    yield* expectFailure(
+      classVolume({ listener: { _tag: "ListenerClass", className: "nope" } }),
+      "VolumeApiStepFailed",
+      "UNAVAILABLE",
+      /load ListenerClass nope: NotFound/
+    )
+  })))
+
+test("listener-name Listener missing → VolumeApiStepFailed (load Listener); without className → ListenerHasNoClass", () =>
+  runInCluster(Effect.gen(function*() {
+    yield* seedClassVolume
+    yield* expectFailure(
+      classVolume({ listener: { _tag: "ListenerName", listenerName: "ghost" } }),
+      "VolumeApiStepFailed",
+      "UNAVAILABLE",
+      /load Listener default\/ghost: NotFound/
+    )
+    yield* createListener("classless", { ports: [] })
+    yield* expectFailure(
+      classVolume({ listener: { _tag: "ListenerName", listenerName: "classless" } }),
+      "ListenerHasNoClass",
+      "FAILED_PRECONDITION",
+      /Listener default\/classless has no spec.className/
+    )
+  })))
+
+test("NodePort volume of an unscheduled Pod → PodNotScheduled", () =>
+  runInCluster(Effect.gen(function*() {
+    yield* seedCluster
+    yield* createVolume({ pvcName: "data-web-0", volumeId: "pvc-1", annotations: { "listeners.stackable.tech/listener-class": CLASS.pinned } })
+    yield* createPod({ name: "web-0", volumes: [{ name: "data", persistentVolumeClaim: { claimName: "data-web-0" } }] })
+    yield* Effect.flip(publishVolume(classVolume()))
+    yield* nodePortsReady
+    yield* expectFailure(classVolume(), "PodNotScheduled", "UNAVAILABLE", /Pod default\/web-0 has no spec.nodeName/)
+  })))
+
+test("Pod without a volume for the PVC → PodVolumeNotFound", () =>
+  runInCluster(Effect.gen(function*() {
+    yield* seedCluster
+    const fs = yield* VolumeFs
+    yield* fs.mkdir(`${ROOT}/pvc-1`, { recursive: true })
+    yield* createVolume({ pvcName: "data-web-0", volumeId: "pvc-1", annotations: { "listeners.stackable.tech/listener-class": CLASS.pinned } })
+    yield* createPod({ name: "web-0", nodeName: "node-1", volumes: [{ name: "other", persistentVolumeClaim: { claimName: "else" } }] })
+    yield* Effect.flip(publishVolume(classVolume()))
+    yield* nodePortsReady
+    yield* expectFailure(classVolume(), "PodVolumeNotFound", "FAILED_PRECONDITION", /no persistentVolumeClaim or ephemeral volume for PVC data-web-0/)
+    assert.equal(yield* fs.entryType(TARGET), undefined)
+  })))
+
+test("the target's parent is missing → VolumeTreeWriteFailed (prepare tree)", () =>
+  runInCluster(Effect.gen(function*() {
+    yield* seedCluster
+    yield* createVolume({ pvcName: "data-web-0", volumeId: "pvc-1", annotations: { "listeners.stackable.tech/listener-class": CLASS.pinned } })
+    yield* createPod({ name: "web-0", nodeName: "node-1", volumes: [{ name: "data", persistentVolumeClaim: { claimName: "data-web-0" } }] })
+    yield* Effect.flip(publishVolume(classVolume()))
+    yield* nodePortsReady
+    const error = yield* expectFailure(classVolume({ targetPath: "/nowhere/at/all/mount" }), "VolumeTreeWriteFailed", "INTERNAL", /prepare tree at \/nowhere\/at\/all\/mount/)
+    assert.equal(error._tag === "VolumeTreeWriteFailed" && error.cause.reason, "NotFound")
+  })))
+
+test("a node without a usable address → ListenerAddressesNotReady naming the node", () =>
+  runInCluster(Effect.gen(function*() {
+    const { pod: _ } = yield* seedClassVolume
+    const api = yield* KubeApi
+    const node = yield* api.get(Kinds.Node, { name: "node-1" })
+    yield* api.updateStatus(Kinds.Node, { ...node, status: { addresses: [{ type: "Hostname", address: "bad/name" }] } })
+    yield* Effect.flip(publishVolume(classVolume()))
+    yield* nodePortsReady
+    yield* expectFailure(classVolume(), "ListenerAddressesNotReady", "UNAVAILABLE", /node node-1 has no address that is an IP address or DNS name \("bad\/name"\)/)
+  })))
+
+test("the kubelet mounts for a Pod uid that is no longer the live Pod's → PodReplaced, nothing written", () =>
+  runInCluster(Effect.gen(function*() {
+    const { pod } = yield* seedClassVolume
+    const error = yield* expectFailure(
+      classVolume({ pod: { namespace: NAMESPACE, name: "web-0", uid: "0000-old" } }),
+      "PodReplaced",
+      "FAILED_PRECONDITION",
+      new RegExp(`Pod default/web-0 is uid ${pod.metadata.uid} now, not the uid 0000-old being mounted`)
+    )
+    assert.equal(error._tag, "PodReplaced")
+    const api = yield* KubeApi
+    const listeners = yield* api.list(Kinds.Listener, { namespace: NAMESPACE })
+    assert.deepEqual(listeners.items, [], "no Listener is applied for a replaced Pod")
+    // The live uid is accepted.
+    const pending = yield* Effect.flip(publishVolume(classVolume({ pod: { namespace: NAMESPACE, name: "web-0", uid: pod.metadata.uid! } })))
+    assert.equal(pending._tag, "ListenerAddressesNotReady")
+  })))
