@@ -1,7 +1,7 @@
 /**
  * Benchmark: the Listener controller against the real control plane (test/envtest).
  *
- *   node --expose-gc --import tsx bench/listenerController.bench.ts [count=1000]
+ *   node --expose-gc --import tsx bench/listenerController.bench.ts [count=1000] [concurrency=4]
  *
  * (a) burst: `count` Listeners of a ClusterIP class created at once → requests the API
  *     server served (its /metrics `apiserver_request_total`, before/after, by verb and
@@ -31,6 +31,7 @@ import { reconcileTotal } from "../k8s/runtime/metrics.ts"
 import { startControlPlane } from "../test/envtest/controlPlane.ts"
 
 const COUNT = Number(process.argv[2] ?? 1000)
+const CONCURRENCY = Number(process.argv[3] ?? 4)
 const NAMESPACE = "bench"
 const CLASS = "bench-clusterip"
 const LISTENER_API = "listeners.stackable.tech/v1alpha1"
@@ -120,7 +121,7 @@ const main = Effect.gen(function*() {
   )
   const startController = (scope: Scope.Closeable) => Effect.gen(function*() {
     const lc = yield* makeListenerController.pipe(Effect.provideService(KubeApi, ctl.api))
-    const fiber = yield* lc.run({ concurrency: 4, resyncInterval: Duration.infinity }).pipe(
+    const fiber = yield* lc.run({ concurrency: CONCURRENCY, resyncInterval: Duration.infinity }).pipe(
       Effect.provideService(KubeApi, ctl.api),
       Effect.provideService(EventRecorder, events),
       Effect.forkScoped
@@ -182,7 +183,7 @@ const main = Effect.gen(function*() {
   const restartClient = yield* ctl.http.stats
   yield* Scope.close(secondScope, Exit.void)
 
-  console.log(`\nListener controller benchmark: ${COUNT} ClusterIP Listeners, node ${process.version}, ${process.platform}/${process.arch}`)
+  console.log(`\nListener controller benchmark: ${COUNT} ClusterIP Listeners, controller concurrency ${CONCURRENCY}, node ${process.version}, ${process.platform}/${process.arch}`)
   table("(a) burst — API server requests (apiserver_request_total deltas)", [["burst", burst]], true)
   console.log(`controller client requests during the burst: ${JSON.stringify(burstClient.byVerbResource)} (${(burstClient.total / COUNT).toFixed(3)} per Listener)`)
   console.log(`created ${COUNT} in ${(created - started).toFixed(0)} ms; all Ready ${(allReady - started).toFixed(0)} ms after the first create`)

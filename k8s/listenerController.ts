@@ -12,7 +12,8 @@
  *   maps the old and the new object, so relabelling enqueues both Listeners;
  * - Node → Listeners backed by it (PVs pinned to it, EndpointSlices with endpoints on it),
  *   only when its addresses change (heartbeats and condition updates are ignored).
- * Leader election is not done here: wrap `run` (or the layer) in it at the composition root.
+ * With `leaderElection` set, the caches run on every replica (a standby takes over warm)
+ * and only the lease holder reconciles (k8s/runtime/leaderElection.ts).
  */
 import { Effect, Layer, Option } from "effect"
 import type { Duration } from "effect"
@@ -32,6 +33,8 @@ import { awaitChange, listenerErrorPolicy, reconcileListener } from "../effects/
 import { listenerCacheSpecs, ListenerIndex, listenerViewOf } from "./listenerView.ts"
 import type { ListenerCaches } from "./listenerView.ts"
 import type { BackoffPolicy } from "./runtime/backoff.ts"
+import { runWhileLeading } from "./runtime/leaderElection.ts"
+import type { LeaderElectionConfig } from "./runtime/leaderElection.ts"
 import { makeController } from "./runtime/controller.ts"
 import type { Mapper } from "./runtime/controller.ts"
 import type { Change, Store } from "./runtime/store.ts"
@@ -43,6 +46,8 @@ export interface ListenerControllerOptions {
   readonly resyncInterval?: Duration.Input | undefined
   /** Backoff for transient failures (runtime default: 1 s doubling to 5 min). */
   readonly backoff?: BackoffPolicy | undefined
+  /** Reconcile only while holding this Lease (omit for a single replica, tests, the demo). */
+  readonly leaderElection?: LeaderElectionConfig | undefined
 }
 
 const CONTROLLER_NAME = "listener"
@@ -144,7 +149,7 @@ export const makeListenerController = Effect.gen(function*() {
     Effect.flatMap(listeners.get(ref), (cached) =>
       Option.isNone(cached) ? Effect.succeed(awaitChange) : withView(listenerErrorPolicy(cached.value, error)))
 
-  const run = (options: ListenerControllerOptions = {}) =>
+  const loop = (options: ListenerControllerOptions) =>
     controller.run({
       reconcile,
       errorPolicy,
@@ -152,6 +157,9 @@ export const makeListenerController = Effect.gen(function*() {
       resyncInterval: options.resyncInterval,
       backoff: options.backoff
     })
+  /** The reconcile loop (only while leading, when `leaderElection` is set); never returns. */
+  const run = (options: ListenerControllerOptions = {}): Effect.Effect<never, never, KubeApi | EventRecorder> =>
+    options.leaderElection === undefined ? loop(options) : runWhileLeading(options.leaderElection, loop(options))
 
   return { controller, caches, view, run } as const
 })

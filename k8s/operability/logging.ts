@@ -8,13 +8,18 @@ import type { LogLevel } from "effect/LogLevel"
 export const LOG_FORMATS = ["json", "text"] as const
 export type LogFormat = (typeof LOG_FORMATS)[number]
 
-export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error"] as const
+/** Accepted spellings of LOG_LEVEL (the same as the built-in `--log-level` flag's). */
+export const LOG_LEVELS = ["all", "trace", "debug", "info", "warn", "warning", "error", "fatal", "none"] as const
 export type LogLevelName = (typeof LOG_LEVELS)[number]
 
-const levels: Record<LogLevelName, LogLevel> = { trace: "Trace", debug: "Debug", info: "Info", warn: "Warn", error: "Error" }
+const levels: Record<LogLevelName, LogLevel> = {
+  all: "All", trace: "Trace", debug: "Debug", info: "Info", warn: "Warn", warning: "Warn", error: "Error", fatal: "Fatal", none: "None"
+}
 
-export const loggingLayer = (options: { readonly level: LogLevelName; readonly format: LogFormat }): Layer.Layer<never> =>
+export const logLevelOf = (name: LogLevelName): LogLevel => levels[name]
+
+export const loggingLayer = (options: { readonly level: LogLevel; readonly format: LogFormat }): Layer.Layer<never> =>
   Layer.merge(
     Logger.layer([options.format === "json" ? Logger.consoleJson : Logger.consoleLogFmt]),
-    Layer.succeed(References.MinimumLogLevel, levels[options.level])
+    Layer.succeed(References.MinimumLogLevel, options.level)
   )

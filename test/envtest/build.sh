@@ -26,9 +26,8 @@ HASHED_FILES=(
 )
 BINARIES=(etcd kube-apiserver kube-controller-manager kube-scheduler kubectl csi-provisioner csi-sanity helm)
 
-K8S_VERSION=v1.36.1
-PROVISIONER_VERSION=v6.3.0
-HELM_VERSION=v4.3.1
+# Versions come from the go.mod files (the single source of truth); they are used for
+# logging and version stamping only.
 
 cache_root=${LISTENER_OPERATOR_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/listener-operator}
 envtest_cache="$cache_root/envtest"
@@ -80,8 +79,7 @@ go_minor=$(go env GOVERSION | sed -E 's/^go1\.([0-9]+).*/\1/')
 if [[ "$go_minor" =~ ^[0-9]+$ ]] && ((go_minor >= 26)); then
   export GOTOOLCHAIN=local
 else
-  export GOTOOLCHAIN=${GOTOOLCHAIN:-auto}
-  [[ "$GOTOOLCHAIN" == local ]] && export GOTOOLCHAIN=auto
+  export GOTOOLCHAIN=auto # downloads go1.26.x from the module proxy (Go >= 1.21)
 fi
 export CGO_ENABLED=0
 export GOFLAGS="-mod=mod -buildvcs=false"
@@ -103,28 +101,74 @@ version_ldflags() { # $1 = version (vX.Y.Z)
   done
 }
 
-build_all() {
-  local out=$1
-  log "go: $(go version) (GOTOOLCHAIN=$GOTOOLCHAIN)"
-  log "[1/5] downloading modules"
-  go mod download
-  (cd tools/csi-sanity && go mod download)
-  (cd tools/helm && go mod download)
-  log "[2/5] kube-apiserver kube-controller-manager kube-scheduler kubectl ($K8S_VERSION)"
-  go build -trimpath -ldflags "-s -w $(version_ldflags "$K8S_VERSION")" -o "$out/" \
+stamp() { echo "+$(($(date +%s) - build_start))s"; }
+
+mod_version() { go list -m -f '{{.Version}}' "$1"; }
+
+build_k8s() { # $1 = out dir
+  local out=$1 build_date K8S_VERSION PROVISIONER_VERSION
+  K8S_VERSION=$(mod_version k8s.io/kubernetes)
+  PROVISIONER_VERSION=$(mod_version github.com/kubernetes-csi/external-provisioner/v6)
+  build_date=$(go list -m -f '{{.Time.UTC.Format "2006-01-02T15:04:05Z"}}' k8s.io/kubernetes)
+  local k8s_ldflags
+  k8s_ldflags="-s -w $(version_ldflags "$K8S_VERSION") -X k8s.io/component-base/version.buildDate=$build_date -X k8s.io/client-go/pkg/version.buildDate=$build_date"
+  log "$(stamp) kube-apiserver kube-controller-manager kube-scheduler kubectl ($K8S_VERSION)"
+  go build -trimpath -ldflags "$k8s_ldflags" -o "$out/" \
     k8s.io/kubernetes/cmd/kube-apiserver \
     k8s.io/kubernetes/cmd/kube-controller-manager \
     k8s.io/kubernetes/cmd/kube-scheduler \
     k8s.io/kubernetes/cmd/kubectl
-  log "[3/5] etcd ($(go list -m -f '{{.Version}}' go.etcd.io/etcd/server/v3)) and csi-provisioner ($PROVISIONER_VERSION)"
+  log "$(stamp) etcd ($(mod_version go.etcd.io/etcd/server/v3))"
   go build -trimpath -ldflags "-s -w" -o "$out/etcd" go.etcd.io/etcd/server/v3
-  go build -trimpath -ldflags "-s -w -X main.version=$PROVISIONER_VERSION $(version_ldflags "$K8S_VERSION")" \
+  log "$(stamp) csi-provisioner ($PROVISIONER_VERSION)"
+  go build -trimpath -ldflags "-s -w -X main.version=$PROVISIONER_VERSION" \
     -o "$out/csi-provisioner" github.com/kubernetes-csi/external-provisioner/v6/cmd/csi-provisioner
-  log "[4/5] csi-sanity ($(cd tools/csi-sanity && go list -m -f '{{.Version}}' github.com/kubernetes-csi/csi-test/v5))"
-  (cd tools/csi-sanity && go build -trimpath -ldflags "-s -w" -o "$out/csi-sanity" github.com/kubernetes-csi/csi-test/v5/cmd/csi-sanity)
-  log "[5/5] helm ($HELM_VERSION)"
-  (cd tools/helm && go build -trimpath -ldflags "-s -w -X helm.sh/helm/v4/internal/version.version=$HELM_VERSION" \
-    -o "$out/helm" helm.sh/helm/v4/cmd/helm)
+  log "$(stamp) Kubernetes module done"
+}
+
+build_sanity() { # $1 = out dir
+  cd tools/csi-sanity
+  local SANITY_VERSION
+  SANITY_VERSION=$(mod_version github.com/kubernetes-csi/csi-test/v5)
+  log "$(stamp) csi-sanity ($SANITY_VERSION)"
+  go build -trimpath -ldflags "-s -w -X main.VERSION=$SANITY_VERSION" -o "$1/csi-sanity" github.com/kubernetes-csi/csi-test/v5/cmd/csi-sanity
+  log "$(stamp) csi-sanity done"
+}
+
+build_helm() { # $1 = out dir
+  cd tools/helm
+  local HELM_VERSION
+  HELM_VERSION=$(mod_version helm.sh/helm/v4)
+  log "$(stamp) helm ($HELM_VERSION)"
+  go build -trimpath -ldflags "-s -w -X helm.sh/helm/v4/internal/version.version=$HELM_VERSION" \
+    -o "$1/helm" helm.sh/helm/v4/cmd/helm
+  log "$(stamp) helm done"
+}
+
+# The three modules are independent: build them concurrently (the go command shares
+# GOCACHE safely) so that link phases and downloads of one overlap compiles of another.
+build_all() {
+  local out=$1 rc=0 p_k8s p_sanity p_helm
+  build_start=$(date +%s)
+  log "go: $(go version) (GOTOOLCHAIN=$GOTOOLCHAIN), $(nproc) CPUs"
+  log "$(stamp) downloading modules"
+  go mod download &
+  local d1=$!
+  (cd tools/csi-sanity && go mod download) &
+  local d2=$!
+  (cd tools/helm && go mod download) &
+  local d3=$!
+  wait "$d1" && wait "$d2" && wait "$d3" || { log "module download failed"; return 1; }
+  (build_sanity "$out") &
+  p_sanity=$!
+  (build_helm "$out") &
+  p_helm=$!
+  (build_k8s "$out") &
+  p_k8s=$!
+  wait "$p_k8s" || { log "Kubernetes module build failed"; rc=1; }
+  wait "$p_sanity" || { log "csi-sanity build failed"; rc=1; }
+  wait "$p_helm" || { log "helm build failed"; rc=1; }
+  return "$rc"
 }
 
 # Peak memory of the whole build (sum of RSS of the build's process tree), sampled
@@ -140,17 +184,16 @@ sample_tree_rss() { # $1 = root pid, $2 = output file
   done
 }
 
-log "cold build into $bin (hash $hash; inputs: ${HASHED_FILES[*]})"
+log "building into $bin (hash $hash; inputs: ${HASHED_FILES[*]})"
 start=$(date +%s)
 timefile="$work/time.txt"
 peakfile="$work/peak-tree-kib"
 echo 0 >"$peakfile"
-export -f build_all version_ldflags log
-export K8S_VERSION PROVISIONER_VERSION HELM_VERSION
+export -f build_all build_k8s build_sanity build_helm stamp mod_version version_ldflags log
 if [[ -x /usr/bin/time ]] && /usr/bin/time -v true >/dev/null 2>&1; then
-  /usr/bin/time -v -o "$timefile" bash -c 'build_all "$1"' _ "$work/bin" &
+  /usr/bin/time -v -o "$timefile" bash -euo pipefail -c 'build_all "$1"' _ "$work/bin" &
 else
-  bash -c 'build_all "$1"' _ "$work/bin" &
+  bash -euo pipefail -c 'build_all "$1"' _ "$work/bin" &
 fi
 build_pid=$!
 sample_tree_rss "$build_pid" "$peakfile" &
@@ -171,9 +214,10 @@ wall=$((end - start))
 tree_peak_mib=$(($(cat "$peakfile") / 1024))
 if [[ -s "$timefile" ]]; then
   max_rss_kib=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$timefile")
-  log "cold build: wall ${wall}s ($((wall / 60))m$((wall % 60))s), peak RSS of the largest single process $((max_rss_kib / 1024)) MiB, peak RSS of the whole build tree ~${tree_peak_mib} MiB"
+  cpu_seconds=$(awk -F': ' '/User time|System time/ {s += $2} END {printf "%d", s}' "$timefile")
+  log "build finished (no cached binaries for this hash): wall ${wall}s ($((wall / 60))m$((wall % 60))s), CPU ${cpu_seconds}s (user+sys), peak RSS of the largest single process $((max_rss_kib / 1024)) MiB, peak RSS of the whole build tree ~${tree_peak_mib} MiB, load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 else
-  log "cold build: wall ${wall}s ($((wall / 60))m$((wall % 60))s), peak RSS of the whole build tree ~${tree_peak_mib} MiB"
+  log "build finished (no cached binaries for this hash): wall ${wall}s ($((wall / 60))m$((wall % 60))s), peak RSS of the whole build tree ~${tree_peak_mib} MiB"
 fi
 {
   echo "hash=$hash"
@@ -181,6 +225,8 @@ fi
   echo "wall_seconds=$wall"
   echo "peak_tree_rss_mib=$tree_peak_mib"
   [[ -n "${max_rss_kib:-}" ]] && echo "max_single_rss_mib=$((max_rss_kib / 1024))"
+  [[ -n "${cpu_seconds:-}" ]] && echo "cpu_seconds=$cpu_seconds"
+  echo "nproc=$(nproc)"
   echo "built_at=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 } >"$work/build-info.txt"
 rm -f "$timefile" "$peakfile"

@@ -344,8 +344,16 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
         let stderr = "";
         child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
         child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-        child.on("error", reject);
-        child.on("close", (code) => resolveRun({ stdout, stderr, code: code ?? -1 }));
+        // kubectl never legitimately takes minutes here; do not let a hang stall the run.
+        const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+        child.on("error", (e) => {
+          clearTimeout(timer);
+          reject(e);
+        });
+        child.on("close", (code, signal) => {
+          clearTimeout(timer);
+          resolveRun({ stdout, stderr: signal === "SIGKILL" ? `${stderr}\nkubectl killed after 120 s` : stderr, code: code ?? -1 });
+        });
         child.stdin.end(input ?? "");
       });
 

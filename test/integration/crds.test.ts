@@ -157,19 +157,20 @@ test("every valid sample is accepted as written, with the SPEC's defaults filled
 test("every invalid sample is refused with Invalid naming its field", async () => {
   const files = yamlFiles(join(EXAMPLES, "invalid"))
   assert.ok(files.length >= 6, "examples/invalid holds samples")
+  const mismatches: Array<string> = []
   for (const file of files) {
     const text = readFileSync(file, "utf8")
     const field = /^# invalid-field: (\S+)$/mu.exec(text)?.[1]
     assert.ok(field !== undefined, `${file} names its invalid field`)
     for (const sample of samplesIn(file).map(withNamespace)) {
       const error = await failure((api) => api.create(kindOf(sample), sample))
-      assert.equal(error.reason, "Invalid", `${file}: ${error.message}`)
-      assert.equal(error.status, 422)
       const fields = (error.causes ?? []).map((c) => c.field)
-      assert.ok(fields.includes(field), `${file}: expected a cause for ${field}, got ${JSON.stringify(error.causes)}`)
-      assert.ok(error.message.includes(field), `${file}: message names ${field}: ${error.message}`)
+      const ok = error.reason === "Invalid" && error.status === 422 && fields.includes(field) && error.message.includes(field)
+      // collected, so one run reports every sample the server judges differently
+      if (!ok) mismatches.push(`${file}: expected Invalid naming ${field}, got ${error.reason} ${JSON.stringify(error.causes)}: ${error.message}`)
     }
   }
+  assert.deepEqual(mismatches, [])
 })
 
 test("kubectl explain shows the schema's descriptions", async () => {
@@ -201,7 +202,8 @@ test("kubectl get shows the printer columns", async () => {
   assert.deepEqual(header!.trim().split(/\s+/u), ["NAME", "CLASS", "SERVICE", "ADDRESSES", "AGE"])
   const namenode = rows.find((r) => r.startsWith("namenode-0 "))
   assert.ok(namenode !== undefined, listeners.stdout)
-  assert.deepEqual(namenode.trim().split(/\s+/u).slice(0, 4), ["namenode-0", "external-stable", "namenode-0", "172.18.0.3,worker-1.example.com"])
+  // a JSONPath column with several matches shows the first one only (server-side printing)
+  assert.deepEqual(namenode.trim().split(/\s+/u).slice(0, 4), ["namenode-0", "external-stable", "namenode-0", "172.18.0.3"])
 
   const classes = await plane!.kubectl(["get", "listenerclasses"])
   assert.equal(classes.code, 0, classes.stderr)

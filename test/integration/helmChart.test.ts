@@ -161,9 +161,21 @@ const rulesOf = (objects: ReadonlyArray<K8sObject>, kind: string, name: string):
 const verbsFor = (rules: ReadonlyArray<PolicyRule>, group: string, resource: string): ReadonlyArray<string> =>
   rules.filter((r) => r.apiGroups.includes(group) && r.resources.includes(resource)).flatMap((r) => r.verbs).sort()
 
-/** Asks the real authorizer (SubjectAccessReview via `kubectl auth can-i --as`). */
+/**
+ * Asks the real authorizer (SubjectAccessReview via `kubectl auth can-i --as`).
+ * `resource` may end in `/<subresource>` (kubectl itself would read that as an object name).
+ */
 const canI = async (user: string, verb: string, resource: string, namespace?: string): Promise<boolean> => {
-  const run = await kubectl(["auth", "can-i", verb, resource, `--as=${user}`, ...(namespace !== undefined ? ["-n", namespace] : [])])
+  const [plural, subresource] = resource.split("/") as [string, string | undefined]
+  const run = await kubectl([
+    "auth",
+    "can-i",
+    verb,
+    plural,
+    `--as=${user}`,
+    ...(subresource !== undefined ? [`--subresource=${subresource}`] : []),
+    ...(namespace !== undefined ? ["-n", namespace] : [])
+  ])
   const answer = run.stdout.trim()
   assert.ok(answer === "yes" || answer === "no", `kubectl auth can-i ${verb} ${resource}: ${run.stderr}${run.stdout}`)
   return answer === "yes"
@@ -374,6 +386,7 @@ test("helm install then helm upgrade; the real authorizer grants each ServiceAcc
   const refused: ReadonlyArray<[string, string, string, string?]> = [
     [CONTROLLER_SA, "update", "leases.coordination.k8s.io", "default"],
     [CONTROLLER_SA, "get", "secrets"],
+    [NODE_SA, "patch", "listeners.listeners.stackable.tech/status"],
     [NODE_SA, "create", "services"],
     [NODE_SA, "delete", "listeners.listeners.stackable.tech"],
     [NODE_SA, "list", "pods"]

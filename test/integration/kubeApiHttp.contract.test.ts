@@ -5,6 +5,7 @@
 // authentication failures.
 import { after, before, test } from "node:test"
 import assert from "node:assert/strict"
+import { readdirSync, readFileSync } from "node:fs"
 import { KubeConfig } from "@kubernetes/client-node"
 import { Effect, Exit, Fiber, ManagedRuntime, Stream } from "effect"
 import { KubeApiHttp } from "../../adapters/KubeApiHttp.ts"
@@ -90,12 +91,81 @@ const configMap = (ns: string, name: string, data: Record<string, string> = {}):
   data
 })
 
+/**
+ * The etcd client URL of this plane, read from etcd's command line (the harness does not
+ * expose it yet).
+ */
+const etcdUrlOf = (p: ControlPlane): string => {
+  for (const pid of readdirSync("/proc").filter((entry) => /^\d+$/u.test(entry))) {
+    let args: Array<string>
+    try {
+      args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")
+    } catch {
+      continue // the process ended meanwhile
+    }
+    if (!args.some((a) => a.startsWith(`--data-dir=${p.dir}/`))) continue
+    const flag = args.find((a) => a.startsWith("--listen-client-urls="))
+    if (flag !== undefined) return flag.slice("--listen-client-urls=".length).split(",")[0]!
+  }
+  throw new Error(`no etcd process of the control plane in ${p.dir}`)
+}
+
+const event = (ns: string, name: string): KubeObject => ({
+  apiVersion: "events.k8s.io/v1",
+  kind: "Event",
+  metadata: { name, namespace: ns },
+  eventTime: "2024-01-01T00:00:00.000000Z",
+  reportingController: "listener-operator/contract",
+  reportingInstance: "test",
+  action: "Testing",
+  reason: "Test",
+  type: "Normal",
+  regarding: { apiVersion: "v1", kind: "ConfigMap", name: "subject", namespace: ns }
+})
+
+// A watch-cached kind (ConfigMap) keeps its history since the API server started, even
+// across etcd compaction, so a short-lived server never answers Gone for it. Events are not
+// watch-cached: their watches read etcd, and etcd forgets compacted revisions.
+test("a watch from a compacted resourceVersion fails with Gone; relist and watch again", async () => {
+  console.log("T start", performance.now())
+  await namespace("gone")
+  const first = await run((api) => api.create(Kinds.Event, event("gone", "e0")))
+  // two more writes: etcd keeps the compaction revision itself, so the revision after e0
+  // must lie strictly below it
+  await run((api) => api.create(Kinds.Event, event("gone", "e1")))
+  await run((api) => api.create(Kinds.Event, event("gone", "e2")))
+  const listed = await run((api) => api.list(Kinds.Event, { namespace: "gone" }))
+  assert.deepEqual(listed.items.map((o) => o.metadata.name).sort(), ["e0", "e1", "e2"])
+  console.log("T listed", performance.now())
+  const compaction = await fetch(`${etcdUrlOf(plane!)}/v3/kv/compaction`, {
+    method: "POST",
+    body: JSON.stringify({ revision: listed.resourceVersion, physical: true })
+  })
+  assert.equal(compaction.status, 200, await compaction.text())
+
+  console.log("T before watch", performance.now())
+  const error = await failure((api) =>
+    Stream.runDrain(api.watch(Kinds.Event, { namespace: "gone", resourceVersion: first.metadata.resourceVersion!, timeoutSeconds: 5 })))
+  console.log("T after watch", performance.now())
+  assert.equal(error.reason, "Gone")
+  assert.equal(error.status, 410)
+  assert.deepEqual([error.verb, error.kind, error.namespace], ["watch", "Event", "gone"])
+  assert.match(error.message, /too old/)
+
+  // the informer's way out: list again and watch from the new resourceVersion
+  const relisted = await run((api) => api.list(Kinds.Event, { namespace: "gone" }))
+  const next = run((api) => Stream.runCollect(Stream.take(api.watch(Kinds.Event, { namespace: "gone", resourceVersion: relisted.resourceVersion }), 1)))
+  // delivered however late the watch starts: it resumes from the list's resourceVersion
+  await run((api) => api.create(Kinds.Event, event("gone", "e3")))
+  assert.deepEqual((await next).map((e) => `${e.type} ${e.object.metadata.name}`), ["ADDED e3"])
+})
+
 test("interrupting a watch aborts its request and frees its socket", async () => {
   await namespace("abort")
   const before = await sockets()
   const listed = await run((api) => api.list(Kinds.ConfigMap, { namespace: "abort" }))
   const fiber = runtime!.runFork(KubeApi.use((api) => Stream.runDrain(api.watch(Kinds.ConfigMap, { namespace: "abort", resourceVersion: listed.resourceVersion }))))
-  await eventually(async () => assert.equal((await sockets()).active, before.active + 1), 10_000)
+  await eventually(async () => assert.equal((await sockets()).active, before.active + 1, `${JSON.stringify(fiber.pollUnsafe())}`), 10_000)
   await runtime!.runPromise(Fiber.interrupt(fiber))
   const exit = await runtime!.runPromise(Fiber.await(fiber))
   assert.ok(Exit.isFailure(exit), "the watch was interrupted")
@@ -155,7 +225,7 @@ test("one request per call, counted client-side and at the API server; the user 
   }, 10_000)
 
   // without a fieldManager the API server names the manager after the User-Agent
-  const created = await run((api) => api.create(Kinds.ConfigMap, configMap("count", "ua")))
+  const created = await run((api) => api.create(Kinds.ConfigMap, configMap("count", "ua", { k: "v" })))
   assert.equal(created.metadata.managedFields?.[0]?.manager, "listener-operator")
 })
 

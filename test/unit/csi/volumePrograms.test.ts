@@ -9,7 +9,7 @@ import { makeNodeService } from "../../../csi/nodeService.ts"
 import { callStatusOf } from "../../../csi/status.ts"
 import type { ControllerHandlers, NodeHandlers } from "../../../csi/server.ts"
 import type { CsiError } from "../../../csi/status.ts"
-import { toProgramError, VolumeProvisionerLive, VolumePublisherLive } from "../../../csi/volumePrograms.ts"
+import { VolumeProvisionerLive, VolumePublisherLive } from "../../../csi/volumePrograms.ts"
 import { Kinds } from "../../../domain/kinds.ts"
 import { KubeApi } from "../../../effects/KubeApi.ts"
 import { VolumeFs } from "../../../effects/VolumeFs.ts"
@@ -22,7 +22,7 @@ import type { VolumeError } from "../../../effects/volumeErrors.ts"
 const apiError = (reason: "NotFound" | "Invalid") =>
   new KubeApiError({ reason, verb: "get", kind: "Pod", namespace: "ns", objectName: "p", message: `pods "p" ${reason}` })
 
-// One example of every tag: the bridge must give each the gRPC code volumeErrorCodes promises.
+// One example of every tag: status.ts must give each the gRPC code volumeErrorCodes promises.
 const examples: ReadonlyArray<VolumeError> = [
   new E.VolumeParameterMissing({ parameter: "csi.storage.k8s.io/pvc/name" }),
   new E.ListenerSelectionInvalid({ source: "PersistentVolumeClaim ns/a", problem: "both" }),
@@ -47,7 +47,7 @@ const examples: ReadonlyArray<VolumeError> = [
 test("every volume error answers with the gRPC code of volumeErrorCodes and keeps its message", () => {
   assert.equal(new Set(examples.map((e) => e._tag)).size, Object.keys(E.volumeErrorCodes).length)
   for (const error of examples) {
-    const answer = callStatusOf(toProgramError(error))
+    const answer = callStatusOf(error)
     assert.equal(status[answer.code], E.volumeErrorCodes[error._tag], error._tag)
     assert.ok(answer.details.includes(error.message), `${error._tag}: ${answer.details}`)
   }
@@ -55,7 +55,7 @@ test("every volume error answers with the gRPC code of volumeErrorCodes and keep
 
 test("an API step failure keeps the code of its KubeApiError reason", () => {
   const invalid = new E.VolumeApiStepFailed({ step: "apply Listener", kind: "Listener", namespace: "ns", name: "l", cause: apiError("Invalid") })
-  const answer = callStatusOf(toProgramError(invalid))
+  const answer = callStatusOf(invalid)
   assert.equal(answer.code, status.FAILED_PRECONDITION)
   assert.match(answer.details, /^apply Listener ns\/l: Invalid: /)
 })

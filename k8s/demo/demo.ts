@@ -1,0 +1,2 @@
+import { Effect } from "effect"
+export const runDemo = Effect.logInfo("demo: not yet")

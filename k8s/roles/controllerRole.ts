@@ -1,0 +1,82 @@
+/**
+ * The controller role (`run controller`): the Listener controller (behind leader
+ * election), the preset ListenerClasses, and the CSI Identity + Controller services on
+ * one Unix socket, beside which the external-provisioner sidecar runs.
+ *
+ * Every replica serves CSI (the provisioner sidecar elects its own leader) and keeps the
+ * controller's caches warm; only the leader reconciles Listeners. Presets are created by whichever replica starts, which is
+ * safe because they are only ever created, never updated.
+ */
+import { Effect, Layer, Schedule } from "effect"
+import type { ListenerClassPreset } from "../../domain/constants.ts"
+import { FieldManagers } from "../../domain/constants.ts"
+import type { KubeApi } from "../../effects/KubeApi.ts"
+import { ListenerSettings } from "../../effects/listenerSettings.ts"
+import { applyPresets } from "../../effects/presets.ts"
+import { EventRecorderKube } from "../../adapters/EventRecorderKube.ts"
+import { makeControllerService } from "../../csi/controllerService.ts"
+import { makeIdentityService } from "../../csi/identity.ts"
+import { serveCsi } from "../../csi/server.ts"
+import { VolumeProvisionerLive } from "../../csi/volumePrograms.ts"
+import { runListenerController } from "../listenerController.ts"
+import { Readiness } from "../operability/probes.ts"
+import { kubeApiUsable } from "./kubeReadiness.ts"
+
+export interface ControllerRoleConfig {
+  readonly csiEndpoint: string
+  readonly clusterDomain: string
+  readonly preset: ListenerClassPreset
+  /** Reported as the CSI plugin's vendor_version. */
+  readonly vendorVersion: string
+  /** This replica's name (the Pod name): Event reportingInstance and leader identity. */
+  readonly instance: string
+  /** The Lease to elect a leader with; undefined runs the controller unconditionally (single replica, demo). */
+  readonly leaderElection?: { readonly namespace: string; readonly name: string } | undefined
+}
+
+const READY_CSI = "csi-socket"
+const READY_PRESETS = "listener-class-presets"
+
+// Presets must not block start-up when the API server is briefly away: retry in the background.
+const presetRetry = Schedule.min([Schedule.exponential("1 second"), Schedule.spaced("30 seconds")]).pipe(Schedule.jittered)
+
+export const controllerRoleLayer = (config: ControllerRoleConfig): Layer.Layer<never, unknown, KubeApi | Readiness> => {
+  const settings = { clusterDomain: config.clusterDomain, fieldManager: FieldManagers.controller }
+
+  const csi = Layer.effectDiscard(Effect.gen(function*() {
+    const readiness = yield* Readiness
+    yield* readiness.register(READY_CSI)
+    const kubeContext = yield* Effect.context<KubeApi>()
+    const identity = yield* makeIdentityService({
+      vendorVersion: config.vendorVersion,
+      controllerService: true,
+      readiness: Effect.provideContext(kubeApiUsable, kubeContext)
+    })
+    const controller = yield* makeControllerService
+    const server = yield* serveCsi({ endpoint: config.csiEndpoint, services: [identity, controller] })
+    yield* Effect.logInfo(`CSI Identity+Controller serving on ${server.socketPath}`)
+    yield* readiness.markReady(READY_CSI)
+  })).pipe(Layer.provide(VolumeProvisionerLive))
+
+  const presets = Layer.effectDiscard(Effect.gen(function*() {
+    const readiness = yield* Readiness
+    yield* readiness.register(READY_PRESETS)
+    yield* applyPresets(config.preset).pipe(
+      Effect.tapError((error) => Effect.logWarning(`creating preset ListenerClasses failed, retrying: ${error.message}`)),
+      Effect.retry(presetRetry),
+      Effect.andThen(readiness.markReady(READY_PRESETS)),
+      Effect.forkScoped
+    )
+  }))
+
+  // Caches run on every replica (a new leader starts warm); only the lease holder reconciles.
+  const reconcileLoop = runListenerController({
+    leaderElection: config.leaderElection === undefined ? undefined : { lease: config.leaderElection, identity: config.instance }
+  }).pipe(Effect.provideService(ListenerSettings, settings))
+  const controller = Layer.effectDiscard(Effect.forkScoped(reconcileLoop)).pipe(Layer.provide(EventRecorderKube.layer({
+    reportingController: "listeners.stackable.tech/listener-operator",
+    reportingInstance: config.instance
+  })))
+
+  return Layer.mergeAll(csi, presets, controller)
+}

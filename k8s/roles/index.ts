@@ -1,0 +1,6 @@
+/** The two roles of the operator as layers, plus the Listener controller on its own. */
+export * from "./controllerRole.ts"
+export * from "./nodeRole.ts"
+export * from "./kubeReadiness.ts"
+export { ListenerController, makeListenerController, runListenerController } from "../listenerController.ts"
+export type { ListenerControllerOptions } from "../listenerController.ts"
