@@ -16,7 +16,6 @@ import type { LogFormat } from "./k8s/operability/logging.ts"
 import { probeServerLayer, Readiness } from "./k8s/operability/probes.ts"
 import { controllerRoleLayer } from "./k8s/roles/controllerRole.ts"
 import { nodeRoleLayer } from "./k8s/roles/nodeRole.ts"
-import { runDemo } from "./k8s/demo/demo.ts"
 import packageJson from "./package.json" with { type: "json" }
 
 const VERSION = packageJson.version
@@ -116,7 +115,10 @@ const crd = Command.make("crd", {}, () => Effect.sync(() => process.stdout.write
   Command.withDescription("Print the CustomResourceDefinitions as YAML")
 )
 
-const demo = Command.make("demo", {}, () => runDemo).pipe(
+// Loaded on demand: the demo drives the local control plane of test/envtest, which a
+// deployed operator never needs.
+const demo = Command.make("demo", {}, () =>
+  Effect.flatMap(Effect.promise(() => import("./demo/demo.ts")), (module) => module.runDemo)).pipe(
   Command.withDescription("Start a local control plane, both roles and sample workloads, and show the addresses they get")
 )
 

@@ -161,12 +161,40 @@ const findOrApplyListener = Effect.fn("findOrApplyListener")(function*(
     pv: { name: pv.metadata.name, uid: pvUid },
     pod
   })
+  // Read first: re-publishing (kubelet retries, restarts) then writes nothing.
+  const live = yield* Effect.mapError(getOption(api.get(Kinds.Listener, ref)), apiStepFailed("load Listener", Kinds.Listener, ref))
+  if (Option.isSome(live) && listenerUpToDate(live.value, desired)) return yield* decodeListener(live.value, ref)
   const applied = yield* Effect.mapError(
     api.apply(Kinds.Listener, desired, { fieldManager: FieldManagers.csiNode, force: true }),
     apiStepFailed("apply Listener", Kinds.Listener, ref)
   )
   return yield* decodeListener(applied, ref)
 })
+
+const normalisedPorts = (ports: unknown): unknown =>
+  Array.isArray(ports)
+    ? ports.map((port: { name?: unknown; port?: unknown; protocol?: unknown }) => ({
+      name: port.name,
+      port: port.port,
+      protocol: port.protocol ?? "TCP"
+    }))
+    : ports
+
+/**
+ * Whether the live per-volume Listener already has everything `desired` applies: labels,
+ * the PV owner reference, class, ports and publishNotReadyAddresses. Anything else (fields
+ * other writers own, status) does not matter.
+ */
+export const listenerUpToDate = (live: KubeObject, desired: KubeObject): boolean => {
+  const liveSpec = (live["spec"] ?? {}) as Record<string, unknown>
+  const desiredSpec = desired["spec"] as Record<string, unknown>
+  const owner = desired.metadata.ownerReferences?.[0]
+  return jsonEquals(live.metadata.labels ?? {}, desired.metadata.labels ?? {}) &&
+    (live.metadata.ownerReferences ?? []).some((ref) => ref.uid === owner?.uid && ref.kind === owner?.kind) &&
+    liveSpec["className"] === desiredSpec["className"] &&
+    liveSpec["publishNotReadyAddresses"] === desiredSpec["publishNotReadyAddresses"] &&
+    jsonEquals(normalisedPorts(liveSpec["ports"]), normalisedPorts(desiredSpec["ports"]))
+}
 
 /** Merge-patch labels onto an object unless it already carries them (no write when converged). */
 const ensureLabels = Effect.fn("ensureLabels")(function*(

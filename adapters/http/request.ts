@@ -49,6 +49,7 @@ export interface SocketStats {
   readonly idle: number
 }
 
+/** What the port implementation needs from the wire. */
 export interface Transport {
   /** Send one request; the parsed JSON answer on 2xx, a mapped `KubeApiError` otherwise. */
   readonly send: (request: HttpRequest) => Effect.Effect<unknown, KubeApiError>

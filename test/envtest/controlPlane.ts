@@ -203,8 +203,12 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     mkdirSync(join(dir, "logs"));
     const pki = join(dir, "pki");
     mkdirSync(pki);
-    const certs = await makePlaneCerts(pki);
-    log(`certificates ready after ${Math.round(performance.now() - t0)} ms`);
+    // Certificates are made while etcd starts (etcd does not need them).
+    const certsPromise = makePlaneCerts(pki).then((c) => {
+      log(`certificates ready after ${Math.round(performance.now() - t0)} ms`);
+      return c;
+    });
+    certsPromise.catch(() => undefined); // awaited below; avoid an unhandled rejection meanwhile
 
     // etcd + kube-apiserver, retried when a free port was taken in between.
     let server = "";
@@ -227,6 +231,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
         "--log-level=warn",
       ]);
       server = `https://127.0.0.1:${apiPort}`;
+      const certs = await certsPromise;
       const disabledAdmission = ["TaintNodesByCondition", ...(opts.controllerManager === true ? [] : ["ServiceAccount"])];
       const apiserver = start("kube-apiserver", binary("kube-apiserver", bin), [
         `--etcd-servers=${etcdUrl}`,
@@ -275,6 +280,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       }
     }
 
+    const certs = await certsPromise;
     const kubeconfigYaml = kubeconfig(server, certs.serverCa.certPem, certs.admin);
     const kubeconfigPath = join(dir, "admin.kubeconfig");
     await writeFile(kubeconfigPath, kubeconfigYaml, { mode: 0o600 });

@@ -1,20 +1,13 @@
-// The operator's two roles, composed in this test process the way main.ts composes them
-// (minus CLI and leader election), against the real API server of test/envtest:
+// The operator's two roles, composed in this test process exactly as `run controller` and
+// `run node` compose them (k8s/roles/*), against the real API server of test/envtest:
 // - controller role: Listener controller + CSI Identity/Controller on one socket;
 // - node role (one per fake node): CSI Identity/Node on its own socket, writing volumes
 //   to the real filesystem.
-import { Effect, Exit, Fiber, Layer, Scope } from "effect"
-import { EventRecorderKube } from "../../adapters/EventRecorderKube.ts"
+import { Effect, Exit, Layer, Scope } from "effect"
 import { KubeApiHttp } from "../../adapters/KubeApiHttp.ts"
-import { VolumeFsNode } from "../../adapters/VolumeFsNode.ts"
-import { makeControllerService } from "../../csi/controllerService.ts"
-import { makeIdentityService } from "../../csi/identity.ts"
-import { makeNodeService } from "../../csi/nodeService.ts"
-import { serveCsi } from "../../csi/server.ts"
-import { VolumeProvisionerLive, VolumePublisherLive } from "../../csi/volumePrograms.ts"
-import { Kinds } from "../../domain/kinds.ts"
-import { KubeApi } from "../../effects/KubeApi.ts"
-import { ListenerController } from "../../k8s/listenerController.ts"
+import { Readiness } from "../../k8s/operability/probes.ts"
+import { controllerRoleLayer } from "../../k8s/roles/controllerRole.ts"
+import { nodeRoleLayer } from "../../k8s/roles/nodeRole.ts"
 
 export interface RolesOptions {
   readonly kubeconfigPath: string
@@ -27,49 +20,28 @@ export interface Roles {
   stop(): Promise<void>
 }
 
-const canReachApi = KubeApi.use((api) => api.list(Kinds.Namespace))
-
+/** Resolves once every socket is served; `stop` closes them and stops the controller. */
 export async function startRoles(options: RolesOptions): Promise<Roles> {
-  const serve = Effect.gen(function*() {
-    const identity = yield* makeIdentityService({ vendorVersion: "test", controllerService: true, readiness: canReachApi })
-    yield* serveCsi({ endpoint: options.controllerSocket, services: [identity, yield* makeControllerService] })
-    for (const [nodeName, socket] of Object.entries(options.nodeSockets)) {
-      const nodeIdentity = yield* makeIdentityService({ vendorVersion: "test", controllerService: false, readiness: canReachApi })
-      yield* serveCsi({ endpoint: socket, services: [nodeIdentity, yield* makeNodeService({ nodeName })] })
-    }
+  const controller = controllerRoleLayer({
+    csiEndpoint: options.controllerSocket,
+    clusterDomain: "cluster.local",
+    // The tests create the classes they use.
+    preset: "none",
+    vendorVersion: "test",
+    instance: "csi-e2e"
   })
-  const ports = Layer.merge(KubeApiHttp.layerFromKubeconfigFile(options.kubeconfigPath), VolumeFsNode.layer)
-  const roles = Layer.mergeAll(
-    VolumeProvisionerLive,
-    VolumePublisherLive,
-    ListenerController.layer().pipe(
-      Layer.provide(EventRecorderKube.layer({ reportingController: "listeners.stackable.tech/test", reportingInstance: "test" }))
-    )
-  ).pipe(Layer.provideMerge(ports))
-
-  const scope = Effect.runSync(Scope.make())
-  let resolveReady: () => void = () => undefined
-  let rejectReady: (error: Error) => void = () => undefined
-  const ready = new Promise<void>((resolve, reject) => {
-    resolveReady = resolve
-    rejectReady = reject
-  })
-  const fiber = Effect.runFork(
-    Effect.gen(function*() {
-      yield* serve
-      resolveReady()
-      return yield* Effect.never
-    }).pipe(
-      Effect.provide(roles),
-      Scope.provide(scope),
-      Effect.tapCause((cause) => Effect.sync(() => rejectReady(new Error(`roles failed to start: ${String(cause)}`))))
-    )
+  const nodes = Object.entries(options.nodeSockets).map(([nodeName, socket]) =>
+    nodeRoleLayer({ csiEndpoint: socket, nodeName, vendorVersion: "test" })
   )
-  await ready
-  return {
-    stop: async () => {
-      await Effect.runPromise(Fiber.interrupt(fiber))
-      await Effect.runPromise(Scope.close(scope, Exit.void))
-    }
+  const roles = Layer.mergeAll(controller, ...nodes).pipe(
+    Layer.provide(Layer.merge(KubeApiHttp.layerFromKubeconfigFile(options.kubeconfigPath), Readiness.layer))
+  )
+  const scope = Effect.runSync(Scope.make())
+  try {
+    await Effect.runPromise(Layer.buildWithScope(roles, scope))
+  } catch (error) {
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    throw error
   }
+  return { stop: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
 }

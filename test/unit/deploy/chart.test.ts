@@ -47,9 +47,9 @@ test("the chart's version and appVersion are the package version", () => {
   assert.equal(chart.appVersion, pkg.version)
 })
 
-test("the default csi-provisioner is the version the integration tests run (test/envtest/build.sh)", () => {
-  const pinned = /^PROVISIONER_VERSION=(\S+)$/m.exec(read(repoRoot, "test", "envtest", "build.sh"))?.[1]
-  assert.ok(pinned !== undefined, "PROVISIONER_VERSION not found in test/envtest/build.sh")
+test("the default csi-provisioner is the version the integration tests run (test/envtest/go.mod)", () => {
+  const pinned = /^\s*github\.com\/kubernetes-csi\/external-provisioner\/v\d+ (v\S+)/m.exec(read(repoRoot, "test", "envtest", "go.mod"))?.[1]
+  assert.ok(pinned !== undefined, "external-provisioner not required in test/envtest/go.mod")
   assert.equal(values.provisioner.image.tag, pinned)
   assert.equal(values.provisioner.image.repository, "registry.k8s.io/sig-storage/csi-provisioner")
   assert.equal(values.nodeDriverRegistrar.image.repository, "registry.k8s.io/sig-storage/csi-node-driver-registrar")

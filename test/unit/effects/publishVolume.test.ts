@@ -3,6 +3,7 @@ import assert from "node:assert/strict"
 import { Effect } from "effect"
 import { FieldManagers, LISTENER_API_VERSION, mountLabelKey } from "../../../domain/constants.ts"
 import { Kinds } from "../../../domain/kinds.ts"
+import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
 import { KubeApi } from "../../../effects/KubeApi.ts"
 import { publishVolume } from "../../../effects/publishVolume.ts"
 import type { PublishVolumeRequest } from "../../../effects/publishVolume.ts"
@@ -145,8 +146,11 @@ test("publishing again converges: no API write, tree unchanged; a lost or stale 
     })
     const before = yield* versions
     const tree = yield* snapshotTree(TARGET)
+    const cluster = yield* KubeApiMemory
+    cluster.requests.reset()
     const again = yield* publishVolume(classVolume())
     assert.equal(again.tree, "unchanged")
+    assert.equal(cluster.requests.writes(), 0, JSON.stringify(cluster.requests.entries()))
     assert.deepEqual(yield* versions, before)
     assert.deepEqual(yield* snapshotTree(TARGET), tree)
 
@@ -470,4 +474,15 @@ test("the kubelet mounts for a Pod uid that is no longer the live Pod's → PodR
     // The live uid is accepted.
     const pending = yield* Effect.flip(publishVolume(classVolume({ pod: { namespace: NAMESPACE, name: "web-0", uid: pod.metadata.uid! } })))
     assert.equal(pending._tag, "ListenerAddressesNotReady")
+  })))
+
+test("a changed PVC label is applied to the per-volume Listener on the next publish", () =>
+  runInCluster(Effect.gen(function*() {
+    yield* seedClassVolume
+    yield* Effect.flip(publishVolume(classVolume()))
+    const api = yield* KubeApi
+    yield* api.patch(Kinds.PersistentVolumeClaim, { namespace: NAMESPACE, name: "data-web-0" }, { metadata: { labels: { tier: null, zone: "a" } } }, { type: "merge" })
+    yield* Effect.flip(publishVolume(classVolume()))
+    const listener = yield* api.get(Kinds.Listener, { namespace: NAMESPACE, name: "data-web-0" })
+    assert.deepEqual(listener.metadata.labels, { app: "web", zone: "a" })
   })))

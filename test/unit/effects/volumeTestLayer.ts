@@ -10,7 +10,7 @@ import type { KubeApi } from "../../../effects/KubeApi.ts"
 import { VolumeFs } from "../../../effects/VolumeFs.ts"
 import type { VolumeFsError } from "../../../effects/VolumeFs.ts"
 
-export const runInCluster = <A, E>(effect: Effect.Effect<A, E, KubeApi | VolumeFs>): Promise<void> =>
+export const runInCluster = <A, E>(effect: Effect.Effect<A, E, KubeApi | KubeApiMemory | VolumeFs>): Promise<void> =>
   Effect.runPromise(effect.pipe(Effect.asVoid, Effect.provide(Layer.merge(KubeApiMemory.layer(), VolumeFsMemory.layer))))
 
 /** `{ "addresses/": "dir", "addresses/x/address": "x", "default-address": "-> addresses/x" }`. */

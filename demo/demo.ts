@@ -1,0 +1,130 @@
+/**
+ * `listener-operator demo`: a guided run on a real local control plane (see
+ * test/envtest/localCluster.ts). It deploys a 2-replica StatefulSet that asks for pinned,
+ * per-replica NodePort listeners (the `external-stable` class of the `stable-nodes`
+ * preset), shows what each Pod finds in its listener volume and on its Listener, then
+ * deletes a Pod and shows it coming back on the same node with the same address.
+ */
+import { readFileSync, readlinkSync, readdirSync } from "node:fs"
+import { join } from "node:path"
+import { Effect } from "effect"
+import { LISTENER_API_VERSION, STORAGE_CLASS_NAME } from "../domain/constants.ts"
+import { binDir } from "../test/envtest/binDir.ts"
+import { eventually } from "../test/envtest/kubeClient.ts"
+import type { KubeObject } from "../test/envtest/kubeClient.ts"
+import { startLocalCluster } from "../test/envtest/localCluster.ts"
+import type { LocalCluster } from "../test/envtest/localCluster.ts"
+
+const NAMESPACE = "demo"
+const NODES = {
+  "node-a": [{ type: "ExternalIP", address: "192.0.2.10" }, { type: "InternalIP", address: "10.1.0.10" }, { type: "Hostname", address: "node-a" }],
+  "node-b": [{ type: "ExternalIP", address: "192.0.2.20" }, { type: "InternalIP", address: "10.1.0.20" }, { type: "Hostname", address: "node-b" }]
+} as const
+const WAIT = { timeoutMs: 180_000, intervalMs: 500 }
+
+const say = (text: string) => process.stdout.write(`${text}\n`)
+
+const statefulSet = {
+  apiVersion: "apps/v1",
+  kind: "StatefulSet",
+  metadata: { name: "kafka", namespace: NAMESPACE },
+  spec: {
+    serviceName: "kafka",
+    replicas: 2,
+    selector: { matchLabels: { app: "kafka" } },
+    template: {
+      metadata: { labels: { app: "kafka" } },
+      spec: {
+        containers: [{
+          name: "kafka",
+          image: "example/kafka",
+          ports: [{ name: "kafka", containerPort: 9092 }, { name: "metrics", containerPort: 9404 }],
+          volumeMounts: [{ name: "listener", mountPath: "/listener" }]
+        }]
+      }
+    },
+    volumeClaimTemplates: [{
+      metadata: { name: "listener", annotations: { "listeners.stackable.tech/listener-class": "external-stable" } },
+      spec: { storageClassName: STORAGE_CLASS_NAME, accessModes: ["ReadWriteMany"], resources: { requests: { storage: "1" } } }
+    }]
+  }
+}
+
+const isReady = (pod: KubeObject | undefined): boolean =>
+  ((pod?.status?.conditions ?? []) as Array<{ type: string; status: string }>).some((c) => c.type === "Ready" && c.status === "True")
+
+const readyPod = (cluster: LocalCluster, name: string, notUid?: string) =>
+  eventually(`Pod ${name} ready`, async () => {
+    const pod = await cluster.kube.getOrUndefined(`/api/v1/namespaces/${NAMESPACE}/pods/${name}`)
+    return pod !== undefined && pod.metadata.uid !== notUid && isReady(pod) ? pod : undefined
+  }, WAIT)
+
+/** The listener volume as the container sees it under /listener. */
+const showVolume = (cluster: LocalCluster, pod: KubeObject) => {
+  const published = cluster.kubelets.flatMap((k) => k.published.get(pod.metadata.uid!) ?? [])
+  const target = published.find((v) => v.volumeName === "listener")?.targetPath
+  if (target === undefined) return say("    (volume not published)")
+  say(`    /listener/default-address -> ${readlinkSync(join(target, "default-address"))}`)
+  for (const address of readdirSync(join(target, "addresses"))) {
+    const dir = join(target, "addresses", address)
+    const ports = readdirSync(join(dir, "ports")).map((name) => `${name}=${readFileSync(join(dir, "ports", name), "utf8")}`)
+    say(`    /listener/addresses/${address}/address = ${readFileSync(join(dir, "address"), "utf8")}   ports: ${ports.join(" ")}`)
+  }
+}
+
+const showPods = async (cluster: LocalCluster, pods: ReadonlyArray<KubeObject>) => {
+  for (const pod of pods) {
+    say(`  ${pod.metadata.name} on ${pod.spec.nodeName}:`)
+    showVolume(cluster, pod)
+  }
+}
+
+const showListeners = async (cluster: LocalCluster) => {
+  const out = await cluster.plane.kubectl(["get", "listeners", "-n", NAMESPACE])
+  say(out.stdout.replace(/^/gm, "  "))
+  for (const name of ["listener-kafka-0", "listener-kafka-1"]) {
+    const listener = await cluster.kube.get(`/apis/${LISTENER_API_VERSION}/namespaces/${NAMESPACE}/listeners/${name}`)
+    say(`  ${name}.status.ingressAddresses = ${JSON.stringify(listener.status?.ingressAddresses ?? [])}`)
+  }
+}
+
+const demo = async () => {
+  say("listener-operator demo")
+  say(`- starting a local control plane (binaries from ${binDir()}), 2 nodes, the controller and node roles, csi-provisioner and a kubelet stand-in per node`)
+  const started = Date.now()
+  const cluster = await startLocalCluster({ nodes: NODES, preset: "stable-nodes" })
+  try {
+    say(`  ready in ${((Date.now() - started) / 1000).toFixed(1)} s; kubeconfig: ${cluster.plane.kubeconfigPath}`)
+    const classes = await eventually("preset ListenerClasses", async () => {
+      const list = await cluster.plane.kubectl(["get", "listenerclasses"])
+      return list.stdout.includes("external-stable") ? list.stdout : undefined
+    }, WAIT)
+    say("- ListenerClasses of the stable-nodes preset:")
+    say(classes.replace(/^/gm, "  "))
+
+    await cluster.kube.create("/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: NAMESPACE } })
+    await eventually("default ServiceAccount", () => cluster.kube.getOrUndefined(`/api/v1/namespaces/${NAMESPACE}/serviceaccounts/default`), WAIT)
+    say("- creating StatefulSet kafka (2 replicas) with a listener volume of class external-stable (NodePort, pinned)")
+    await cluster.kube.create(`/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets`, statefulSet)
+    const pods = [await readyPod(cluster, "kafka-0"), await readyPod(cluster, "kafka-1")]
+    say("- each Pod finds its own node's address and the node ports in its volume:")
+    await showPods(cluster, pods)
+    say("- the Listeners created per replica report the same addresses:")
+    await showListeners(cluster)
+
+    const victim = pods[0]!
+    say(`- deleting ${victim.metadata.name} (on ${victim.spec.nodeName}); its volume is pinned to that node`)
+    await cluster.kube.delete(`/api/v1/namespaces/${NAMESPACE}/pods/${victim.metadata.name}`)
+    const replacement = await readyPod(cluster, victim.metadata.name!, victim.metadata.uid)
+    say(`  ${replacement.metadata.name} is back on ${replacement.spec.nodeName} with the same address:`)
+    showVolume(cluster, replacement)
+    say("- done; stopping everything")
+  } finally {
+    await cluster.stop()
+  }
+}
+
+export const runDemo: Effect.Effect<void, Error> = Effect.tryPromise({
+  try: demo,
+  catch: (error) => (error instanceof Error ? error : new Error(String(error)))
+})

@@ -1,2 +1,0 @@
-import { Effect } from "effect"
-export const runDemo = Effect.logInfo("demo: not yet")

@@ -1,0 +1,166 @@
+/**
+ * A whole local cluster for the demo and the end-to-end tests: the real control plane
+ * (kube-apiserver, etcd, controller manager, scheduler), the CRDs, the StorageClass and
+ * CSIDriver, fake Nodes with the node plugin registered on each, our two roles running in
+ * this process (composed exactly as `run controller` / `run node` compose them), the real
+ * csi-provisioner sidecar, and a kubelet stand-in per node publishing volumes over the
+ * node plugins' real sockets.
+ */
+import { mkdtemp, mkdir, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Effect, Exit, Layer, Scope } from "effect"
+import { KubeApiHttp } from "../../adapters/KubeApiHttp.ts"
+import { CSI_DRIVER_NAME } from "../../domain/constants.ts"
+import type { ListenerClassPreset } from "../../domain/constants.ts"
+import { crdManifests } from "../../k8s/crds.ts"
+import { listenerCsiDriver, listenerStorageClass } from "../../k8s/deploy/storage.ts"
+import { Readiness } from "../../k8s/operability/probes.ts"
+import { controllerRoleLayer } from "../../k8s/roles/controllerRole.ts"
+import { nodeRoleLayer } from "../../k8s/roles/nodeRole.ts"
+import { binary } from "./binDir.ts"
+import { startControlPlane } from "./controlPlane.ts"
+import type { ControlPlane } from "./controlPlane.ts"
+import { createFakeNode, registerPlugin } from "./fakeNodes.ts"
+import type { NodeAddress } from "./fakeNodes.ts"
+import { startKubelet } from "./kubelet.ts"
+import type { Kubelet } from "./kubelet.ts"
+import { eventually } from "./kubeClient.ts"
+import type { KubeClient } from "./kubeClient.ts"
+import { spawnTracked } from "./processes.ts"
+import type { TrackedProcess } from "./processes.ts"
+
+export interface LocalClusterOptions {
+  /** Node name → its addresses (status only: nothing ever dials them). */
+  readonly nodes: Readonly<Record<string, ReadonlyArray<NodeAddress>>>
+  /** ListenerClasses the controller creates at start. */
+  readonly preset: ListenerClassPreset
+  readonly log?: ((line: string) => void) | undefined
+}
+
+export interface LocalCluster {
+  readonly plane: ControlPlane
+  readonly kube: KubeClient
+  readonly dir: string
+  readonly kubelets: ReadonlyArray<Kubelet>
+  /** Where the kubelet stand-in of `node` keeps its pods' volumes. */
+  kubeletDir(node: string): string
+  stop(): Promise<void>
+}
+
+const WAIT = { timeoutMs: 180_000, intervalMs: 500 }
+
+/** Our roles as layers over the real API server; resolves once every socket is served. */
+const startRoles = async (options: {
+  kubeconfigPath: string
+  controllerSocket: string
+  nodeSockets: Readonly<Record<string, string>>
+  preset: ListenerClassPreset
+}): Promise<() => Promise<void>> => {
+  const controller = controllerRoleLayer({
+    csiEndpoint: options.controllerSocket,
+    clusterDomain: "cluster.local",
+    preset: options.preset,
+    vendorVersion: "local",
+    instance: "local-controller"
+  })
+  const nodes = Object.entries(options.nodeSockets).map(([nodeName, socket]) =>
+    nodeRoleLayer({ csiEndpoint: socket, nodeName, vendorVersion: "local" })
+  )
+  const roles = Layer.mergeAll(controller, ...nodes).pipe(
+    Layer.provide(Layer.merge(KubeApiHttp.layerFromKubeconfigFile(options.kubeconfigPath), Readiness.layer))
+  )
+  const scope = Effect.runSync(Scope.make())
+  try {
+    await Effect.runPromise(Layer.buildWithScope(roles, scope))
+  } catch (error) {
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    throw error
+  }
+  return () => Effect.runPromise(Scope.close(scope, Exit.void))
+}
+
+export async function startLocalCluster(options: LocalClusterOptions): Promise<LocalCluster> {
+  const dir = await mkdtemp(join(tmpdir(), "listener-operator-"))
+  const stops: Array<() => Promise<unknown>> = []
+  const stop = async () => {
+    for (const step of stops.reverse()) await step().catch(() => undefined)
+    stops.length = 0
+    await rm(dir, { recursive: true, force: true })
+  }
+  try {
+    const plane = await startControlPlane({ controllerManager: true, scheduler: true, log: options.log })
+    stops.push(() => plane.stop())
+    const kube = plane.kube
+    for (const crd of crdManifests()) await kube.create("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd)
+    for (const crd of crdManifests()) {
+      await eventually(`CRD ${crd.metadata.name} established`, async () => {
+        const live = await kube.get(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`)
+        const conditions = (live.status?.["conditions"] ?? []) as Array<{ type: string; status: string }>
+        return conditions.some((c) => c.type === "Established" && c.status === "True")
+      }, WAIT)
+    }
+    await kube.create("/apis/storage.k8s.io/v1/storageclasses", listenerStorageClass())
+    await kube.create("/apis/storage.k8s.io/v1/csidrivers", listenerCsiDriver())
+
+    const nodeSockets: Record<string, string> = {}
+    const kubeletDirs: Record<string, string> = {}
+    for (const [name, addresses] of Object.entries(options.nodes)) {
+      await createFakeNode(kube, { name, addresses: [...addresses] })
+      nodeSockets[name] = join(dir, `${name}.sock`)
+      kubeletDirs[name] = join(dir, "kubelet", name)
+      await mkdir(kubeletDirs[name]!, { recursive: true })
+    }
+    const controllerSocket = join(dir, "controller.sock")
+    stops.push(await startRoles({ kubeconfigPath: plane.kubeconfigPath, controllerSocket, nodeSockets, preset: options.preset }))
+    for (const name of Object.keys(options.nodes)) {
+      await registerPlugin({ kube, node: name, socketPath: nodeSockets[name]!, driverName: CSI_DRIVER_NAME })
+    }
+    const log = options.log
+    const provisioner: TrackedProcess = spawnTracked({
+      name: "csi-provisioner",
+      command: binary("csi-provisioner"),
+      args: [
+        `--csi-address=${controllerSocket}`,
+        `--kubeconfig=${plane.kubeconfigPath}`,
+        "--extra-create-metadata",
+        "--feature-gates=Topology=true",
+        "--leader-election=false",
+        "--worker-threads=4",
+        "--retry-interval-start=500ms",
+        "--retry-interval-max=5s"
+      ],
+      logPath: join(dir, "csi-provisioner.log"),
+      ...(log !== undefined ? { onLine: (line: string) => log(`[csi-provisioner] ${line}`) } : {})
+    })
+    stops.push(() => provisioner.stop())
+    const kubelets: Kubelet[] = []
+    for (const name of Object.keys(options.nodes)) {
+      const kubelet = await startKubelet({
+        kube,
+        nodeName: name,
+        socketPath: nodeSockets[name]!,
+        kubeletDir: kubeletDirs[name]!,
+        driverName: CSI_DRIVER_NAME,
+        ...(log !== undefined ? { log } : {})
+      })
+      kubelets.push(kubelet)
+      stops.push(() => kubelet.stop())
+    }
+    return {
+      plane,
+      kube,
+      dir,
+      kubelets,
+      kubeletDir: (node) => {
+        const found = kubeletDirs[node]
+        if (found === undefined) throw new Error(`no fake node ${node}`)
+        return found
+      },
+      stop
+    }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
