@@ -80,6 +80,11 @@ export interface MemoryCluster {
   readonly settle: Effect.Effect<void>
   /** Watch streams currently subscribed (they unsubscribe when interrupted or ended). */
   readonly activeWatches: () => number
+  /**
+   * Forgets the change history, as etcd compacting at the current revision does: watches
+   * from an earlier resourceVersion then fail with Gone.
+   */
+  readonly compact: () => void
 }
 
 const WRITE_VERBS = new Set(["create", "update", "patch", "apply", "delete"])
@@ -234,7 +239,8 @@ const make = (options: KubeApiMemoryOptions = {}): Effect.Effect<MemoryCluster, 
       objects: (kind, namespace) => store.list(kind, namespace).map((s) => clone(s.object)),
       resourceVersion: () => String(store.currentRevision),
       settle,
-      activeWatches: () => store.activeWatches
+      activeWatches: () => store.activeWatches,
+      compact: () => store.compact()
     }
     return cluster
   })

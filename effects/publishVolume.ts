@@ -5,18 +5,15 @@
  * file tree — and NodeUnpublishVolume. Every step converges: publishing the same volume
  * again (kubelet retry, node restart) writes nothing that is already right.
  */
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import {
   CsiContextKeys,
   FieldManagers,
-  LISTENER_API_VERSION,
   mountLabelKey,
-  podListenersName,
   PV_LABEL_LISTENER_NAME,
   PV_LABEL_LISTENER_NAMESPACE
 } from "../domain/constants.ts"
 import type { Pod } from "../domain/core/pod.ts"
-import type { PersistentVolume } from "../domain/core/persistentVolume.ts"
 import { Node } from "../domain/core/node.ts"
 import { Pod as PodSchema } from "../domain/core/pod.ts"
 import { PersistentVolumeClaim } from "../domain/core/persistentVolumeClaim.ts"
@@ -25,12 +22,9 @@ import { Listener } from "../domain/listener.ts"
 import type { ListenerIngress } from "../domain/listener.ts"
 import { ListenerClass } from "../domain/listenerClass.ts"
 import { nodeCandidates, pickAddresses, resolvePreference } from "../domain/listenerPlan/addresses.ts"
-import { jsonEquals } from "../domain/listenerPlan/json.ts"
-import { PodListeners } from "../domain/podListeners.ts"
-import type { ListenerScope, PodListener } from "../domain/podListeners.ts"
+import type { ListenerScope } from "../domain/podListeners.ts"
 import { planVolumeTree, UnsafeVolumeEntry } from "../domain/volumeTree.ts"
-import { getOption, KubeApi } from "./KubeApi.ts"
-import type { KubeObject } from "./KubeApi.ts"
+import { KubeApi } from "./KubeApi.ts"
 import type { ListenerSelection } from "./listenerSelection.ts"
 import type { VolumeFs } from "./VolumeFs.ts"
 import {
@@ -45,7 +39,9 @@ import {
   VolumeObjectInvalid
 } from "./volumeErrors.ts"
 import type { VolumeApiStepFailed, VolumeTreeWriteFailed } from "./volumeErrors.ts"
-import { apiStepFailed, decodeObject, loadObject, loadPersistentVolume } from "./volumeObjects.ts"
+import { podVolumeNameFor, recordPodListener } from "./podListenersRecord.ts"
+import { findOrApplyListener } from "./volumeListener.ts"
+import { apiStepFailed, loadObject, loadPersistentVolume } from "./volumeObjects.ts"
 import { writeVolumeTree } from "./writeVolumeTree.ts"
 import type { TreeWriteOutcome } from "./writeVolumeTree.ts"
 
@@ -86,115 +82,7 @@ export type PublishVolumeError =
 const loadPvc = loadObject("load PersistentVolumeClaim", Kinds.PersistentVolumeClaim, PersistentVolumeClaim)
 const loadPod = loadObject("load Pod", Kinds.Pod, PodSchema)
 const loadNode = loadObject("load Node", Kinds.Node, Node)
-const loadListener = loadObject("load Listener", Kinds.Listener, Listener)
 const loadListenerClass = loadObject("load ListenerClass", Kinds.ListenerClass, ListenerClass)
-const decodeListener = decodeObject(Kinds.Listener, Listener)
-const decodePodListeners = decodeObject(Kinds.PodListeners, PodListeners)
-
-/** SPEC §4 step 2: one Listener port per port of the Pod's (non-init) containers. */
-export const listenerPortsOf = (pod: Pod): ReadonlyArray<{ name: string; port: number; protocol?: string }> => {
-  const seen = new Set<string>()
-  const ports: Array<{ name: string; port: number; protocol?: string }> = []
-  for (const container of pod.spec?.containers ?? []) {
-    for (const port of container.ports ?? []) {
-      const name = port.name ?? `port-${port.containerPort}`
-      // Port names are the Listener's list-map key: a repeated name would be refused.
-      if (seen.has(name)) continue
-      seen.add(name)
-      ports.push({ name, port: port.containerPort, ...(port.protocol !== undefined ? { protocol: port.protocol } : {}) })
-    }
-  }
-  return ports
-}
-
-/** SPEC §4 step 6: the name of the Pod volume that uses PVC `claimName`, if any. */
-export const podVolumeNameFor = (pod: Pod, claimName: string): string | undefined =>
-  (pod.spec?.volumes ?? []).find((volume) =>
-    volume.persistentVolumeClaim?.claimName === claimName ||
-    (volume.ephemeral !== undefined && `${pod.metadata.name}-${volume.name}` === claimName)
-  )?.name
-
-/** The per-volume Listener of a listener-class volume, as the object to server-side apply. */
-export const perVolumeListener = (args: {
-  readonly namespace: string
-  readonly name: string
-  readonly className: string
-  readonly labels: Readonly<Record<string, string>>
-  readonly pv: { readonly name: string; readonly uid: string }
-  readonly pod: Pod
-}): KubeObject => ({
-  apiVersion: LISTENER_API_VERSION,
-  kind: Kinds.Listener.kind,
-  metadata: {
-    name: args.name,
-    namespace: args.namespace,
-    labels: { ...args.labels },
-    // Plain owner (not controller): the Listener lives exactly as long as the volume.
-    ownerReferences: [{ apiVersion: "v1", kind: Kinds.PersistentVolume.kind, name: args.pv.name, uid: args.pv.uid }]
-  },
-  spec: { className: args.className, ports: listenerPortsOf(args.pod), publishNotReadyAddresses: true }
-})
-
-const findOrApplyListener = Effect.fn("findOrApplyListener")(function*(
-  selection: ListenerSelection,
-  pod: Pod,
-  namespace: string,
-  pvc: { readonly name: string; readonly labels: Readonly<Record<string, string>> },
-  pv: PersistentVolume
-) {
-  if (selection._tag === "ListenerName") return yield* loadListener({ namespace, name: selection.listenerName })
-  const pvUid = pv.metadata.uid
-  if (pvUid === undefined) {
-    return yield* new VolumeObjectInvalid({
-      kind: Kinds.PersistentVolume.kind,
-      name: pv.metadata.name,
-      problem: "has no metadata.uid to own the Listener"
-    })
-  }
-  const api = yield* KubeApi
-  const ref = { namespace, name: pvc.name }
-  const desired = perVolumeListener({
-    namespace,
-    name: pvc.name,
-    className: selection.className,
-    labels: pvc.labels,
-    pv: { name: pv.metadata.name, uid: pvUid },
-    pod
-  })
-  // Read first: re-publishing (kubelet retries, restarts) then writes nothing.
-  const live = yield* Effect.mapError(getOption(api.get(Kinds.Listener, ref)), apiStepFailed("load Listener", Kinds.Listener, ref))
-  if (Option.isSome(live) && listenerUpToDate(live.value, desired)) return yield* decodeListener(live.value, ref)
-  const applied = yield* Effect.mapError(
-    api.apply(Kinds.Listener, desired, { fieldManager: FieldManagers.csiNode, force: true }),
-    apiStepFailed("apply Listener", Kinds.Listener, ref)
-  )
-  return yield* decodeListener(applied, ref)
-})
-
-const normalisedPorts = (ports: unknown): unknown =>
-  Array.isArray(ports)
-    ? ports.map((port: { name?: unknown; port?: unknown; protocol?: unknown }) => ({
-      name: port.name,
-      port: port.port,
-      protocol: port.protocol ?? "TCP"
-    }))
-    : ports
-
-/**
- * Whether the live per-volume Listener already has everything `desired` applies: labels,
- * the PV owner reference, class, ports and publishNotReadyAddresses. Anything else (fields
- * other writers own, status) does not matter.
- */
-export const listenerUpToDate = (live: KubeObject, desired: KubeObject): boolean => {
-  const liveSpec = (live["spec"] ?? {}) as Record<string, unknown>
-  const desiredSpec = desired["spec"] as Record<string, unknown>
-  const owner = desired.metadata.ownerReferences?.[0]
-  return jsonEquals(live.metadata.labels ?? {}, desired.metadata.labels ?? {}) &&
-    (live.metadata.ownerReferences ?? []).some((ref) => ref.uid === owner?.uid && ref.kind === owner?.kind) &&
-    liveSpec["className"] === desiredSpec["className"] &&
-    liveSpec["publishNotReadyAddresses"] === desiredSpec["publishNotReadyAddresses"] &&
-    jsonEquals(normalisedPorts(liveSpec["ports"]), normalisedPorts(desiredSpec["ports"]))
-}
 
 /** Merge-patch labels onto an object unless it already carries them (no write when converged). */
 const ensureLabels = Effect.fn("ensureLabels")(function*(
@@ -245,50 +133,6 @@ const addressesForPod = Effect.fn("addressesForPod")(function*(
   }
   const addresses: ReadonlyArray<ListenerIngress> = picked.slice(0, 1).map((a) => ({ ...a, ports: { ...ports } }))
   return { scope: "Node" as const, addresses }
-})
-
-/**
- * SPEC §4 step 6. Create `pod-<uid>` (owned by the Pod), or merge-patch just this volume's
- * key into `spec.listeners`. Why a merge patch and not a read-modify-write update or one
- * shared apply: the Pod's other listener volumes are published concurrently by the same
- * plugin; a JSON merge patch of one map key is applied atomically by the API server and
- * cannot drop or overwrite another volume's entry, and needs no resourceVersion retry loop.
- */
-const recordPodListener = Effect.fn("recordPodListener")(function*(pod: Pod, podUid: string, volumeName: string, entry: PodListener) {
-  const api = yield* KubeApi
-  const namespace = pod.metadata.namespace ?? ""
-  const ref = { namespace, name: podListenersName(podUid) }
-  const failed = (step: string) => apiStepFailed(step, Kinds.PodListeners, ref)
-  const patchEntry = Effect.mapError(
-    api.patch(Kinds.PodListeners, ref, { spec: { listeners: { [volumeName]: entry } } }, {
-      type: "merge",
-      fieldManager: FieldManagers.csiNode
-    }),
-    failed("record in PodListeners")
-  )
-  const existing = yield* Effect.mapError(getOption(api.get(Kinds.PodListeners, ref)), failed("load PodListeners"))
-  if (Option.isSome(existing)) {
-    const current = yield* Effect.option(decodePodListeners(existing.value, ref))
-    if (Option.isSome(current) && jsonEquals(current.value.spec.listeners[volumeName], entry)) return
-    yield* patchEntry
-    return
-  }
-  const created: KubeObject = {
-    apiVersion: LISTENER_API_VERSION,
-    kind: Kinds.PodListeners.kind,
-    metadata: {
-      name: ref.name,
-      namespace,
-      ownerReferences: [{ apiVersion: "v1", kind: Kinds.Pod.kind, name: pod.metadata.name, uid: podUid }]
-    },
-    spec: { listeners: { [volumeName]: entry } }
-  }
-  yield* api.create(Kinds.PodListeners, created, { fieldManager: FieldManagers.csiNode }).pipe(
-    Effect.asVoid,
-    // Another volume of the same Pod created it first: merge ours in.
-    Effect.catchIf((e) => e.reason === "AlreadyExists", () => patchEntry),
-    Effect.mapError((e) => (e._tag === "KubeApiError" ? failed("create PodListeners")(e) : e))
-  )
 })
 
 /** SPEC §4 NodePublishVolume. */

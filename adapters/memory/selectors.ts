@@ -3,6 +3,8 @@
  * pkg/labels and pkg/fields): parse once, then match objects. Parse failures are plain
  * messages; the caller turns them into 400 BadRequest like the server does.
  */
+import type { ResourceKind } from "../../domain/kinds.ts"
+import { resourceKeyOf } from "../../domain/kinds.ts"
 import type { KubeObject } from "../../effects/KubeApi.ts"
 import { isObject } from "./json.ts"
 import { labelValueProblems, qualifiedNameProblems } from "./validation.ts"
@@ -308,39 +310,167 @@ const metaFields = (object: KubeObject): Record<string, string> => ({
 })
 
 /**
- * Field selectors each kind supports on the real server
- * (pkg/apis/core/v1/conversion.go); everything else is `metadata.name`/`metadata.namespace`.
+ * How one kind's field selectors behave on the real server: the labels it accepts, each
+ * naming the field of the object's selectable set it compares (an alias names another
+ * field), that set, and the refusal of any other label (its wording differs by kind).
  */
-export const fieldExtractors: Readonly<Record<string, FieldExtractor>> = {
-  pods: (o) => {
-    const spec = section(o, "spec")
-    const status = section(o, "status")
-    const podIPs = Array.isArray(status["podIPs"]) ? status["podIPs"] : []
-    return {
-      ...metaFields(o),
-      "spec.nodeName": str(spec["nodeName"]),
-      "spec.restartPolicy": str(spec["restartPolicy"]),
-      "spec.schedulerName": str(spec["schedulerName"]),
-      "spec.serviceAccountName": str(spec["serviceAccountName"]),
-      "spec.hostNetwork": bool(spec["hostNetwork"]),
-      "status.phase": str(status["phase"]),
-      "status.podIP": str(status["podIP"]),
-      "status.podIPs": podIPs.map((p: unknown) => str(isObject(p) ? p["ip"] : undefined)).join(","),
-      "status.nominatedNodeName": str(status["nominatedNodeName"])
-    }
-  },
-  nodes: (o) => ({ "metadata.name": o.metadata.name ?? "", "spec.unschedulable": bool(section(o, "spec")["unschedulable"]) }),
-  namespaces: (o) => ({ "metadata.name": o.metadata.name ?? "", "status.phase": str(section(o, "status")["phase"]) }),
-  services: (o) => ({
+export interface FieldSelectorSupport {
+  readonly labels: Readonly<Record<string, string>>
+  readonly extract: FieldExtractor
+  readonly unsupported: (label: string) => string
+}
+
+const asIs = (...labels: ReadonlyArray<string>): Record<string, string> => Object.fromEntries(labels.map((l) => [l, l]))
+
+/** The refusal of kinds with their own field label conversion (and of custom resources). */
+const labelNotSupported = (label: string): string => `field label not supported: ${label}`
+
+/** Kinds without one fall back to apimachinery's DefaultMetaV1FieldSelectorConversion. */
+const defaultSupport: FieldSelectorSupport = {
+  labels: asIs("metadata.name", "metadata.namespace"),
+  extract: metaFields,
+  unsupported: (label) => `${JSON.stringify(label)} is not a known field selector: only "metadata.name", "metadata.namespace"`
+}
+
+/** Events of both API groups: events.k8s.io names (`regarding`) or core/v1 names (`involvedObject`). */
+const eventFields: FieldExtractor = (o) => {
+  const regarding = isObject(o["regarding"]) ? o["regarding"] : section(o, "involvedObject")
+  const source = isObject(o["deprecatedSource"]) ? o["deprecatedSource"] : section(o, "source")
+  const reporting = str(o["reportingController"]) || str(o["reportingComponent"])
+  return {
     ...metaFields(o),
-    "spec.clusterIP": str(section(o, "spec")["clusterIP"]),
-    "spec.type": str(section(o, "spec")["type"])
-  })
+    "involvedObject.kind": str(regarding["kind"]),
+    "involvedObject.namespace": str(regarding["namespace"]),
+    "involvedObject.name": str(regarding["name"]),
+    "involvedObject.uid": str(regarding["uid"]),
+    "involvedObject.apiVersion": str(regarding["apiVersion"]),
+    "involvedObject.resourceVersion": str(regarding["resourceVersion"]),
+    "involvedObject.fieldPath": str(regarding["fieldPath"]),
+    "reason": str(o["reason"]),
+    "reportingComponent": reporting,
+    "source": str(source["component"]) || reporting,
+    "type": str(o["type"])
+  }
 }
 
-export const defaultFieldExtractor: FieldExtractor = metaFields
-
-/** The server also accepts `spec.host` on Pods as an alias of `spec.nodeName`. */
-export const fieldAliases: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  pods: { "spec.host": "spec.nodeName" }
+/**
+ * The kinds with their own field label conversion on the real server
+ * (pkg/apis/core/v1/conversion.go, pkg/apis/events/v1/conversion.go), by resource key.
+ */
+const builtInSupport: Readonly<Record<string, FieldSelectorSupport>> = {
+  pods: {
+    labels: {
+      ...asIs(
+        "metadata.name",
+        "metadata.namespace",
+        "spec.nodeName",
+        "spec.restartPolicy",
+        "spec.schedulerName",
+        "spec.serviceAccountName",
+        "spec.hostNetwork",
+        "status.phase",
+        "status.podIP",
+        "status.podIPs",
+        "status.nominatedNodeName"
+      ),
+      // old v1 clients' name for spec.nodeName
+      "spec.host": "spec.nodeName"
+    },
+    extract: (o) => {
+      const spec = section(o, "spec")
+      const status = section(o, "status")
+      const podIPs = Array.isArray(status["podIPs"]) ? status["podIPs"] : []
+      return {
+        ...metaFields(o),
+        "spec.nodeName": str(spec["nodeName"]),
+        "spec.restartPolicy": str(spec["restartPolicy"]),
+        "spec.schedulerName": str(spec["schedulerName"]),
+        "spec.serviceAccountName": str(spec["serviceAccountName"]),
+        "spec.hostNetwork": bool(spec["hostNetwork"]),
+        "status.phase": str(status["phase"]),
+        "status.podIP": str(status["podIP"]),
+        "status.podIPs": podIPs.map((p: unknown) => str(isObject(p) ? p["ip"] : undefined)).join(","),
+        "status.nominatedNodeName": str(status["nominatedNodeName"])
+      }
+    },
+    unsupported: labelNotSupported
+  },
+  nodes: {
+    labels: asIs("metadata.name", "spec.unschedulable"),
+    extract: (o) => ({ "metadata.name": o.metadata.name ?? "", "spec.unschedulable": bool(section(o, "spec")["unschedulable"]) }),
+    unsupported: labelNotSupported
+  },
+  namespaces: {
+    labels: asIs("metadata.name", "status.phase"),
+    extract: (o) => ({ "metadata.name": o.metadata.name ?? "", "status.phase": str(section(o, "status")["phase"]) }),
+    unsupported: labelNotSupported
+  },
+  services: {
+    labels: asIs("metadata.name", "metadata.namespace", "spec.clusterIP", "spec.type"),
+    extract: (o) => ({
+      ...metaFields(o),
+      "spec.clusterIP": str(section(o, "spec")["clusterIP"]),
+      "spec.type": str(section(o, "spec")["type"])
+    }),
+    unsupported: labelNotSupported
+  },
+  secrets: {
+    labels: asIs("metadata.name", "metadata.namespace", "type"),
+    extract: (o) => ({ ...metaFields(o), "type": str(o["type"]) }),
+    unsupported: labelNotSupported
+  },
+  events: {
+    labels: asIs(
+      "metadata.name",
+      "metadata.namespace",
+      "involvedObject.kind",
+      "involvedObject.namespace",
+      "involvedObject.name",
+      "involvedObject.uid",
+      "involvedObject.apiVersion",
+      "involvedObject.resourceVersion",
+      "involvedObject.fieldPath",
+      "reason",
+      "reportingComponent",
+      "source",
+      "type"
+    ),
+    extract: eventFields,
+    unsupported: labelNotSupported
+  },
+  "events.events.k8s.io": {
+    // the events.k8s.io names map onto the core/v1 field set
+    labels: {
+      ...asIs("metadata.name", "metadata.namespace", "reason", "type"),
+      "regarding.kind": "involvedObject.kind",
+      "regarding.namespace": "involvedObject.namespace",
+      "regarding.name": "involvedObject.name",
+      "regarding.uid": "involvedObject.uid",
+      "regarding.apiVersion": "involvedObject.apiVersion",
+      "regarding.resourceVersion": "involvedObject.resourceVersion",
+      "regarding.fieldPath": "involvedObject.fieldPath",
+      "reportingController": "reportingComponent"
+    },
+    extract: eventFields,
+    unsupported: labelNotSupported
+  }
 }
+
+/**
+ * Built-in API groups have no dot or end in `.k8s.io`; every other group is served by
+ * custom resource definitions (which need a dotted group outside k8s.io without approval).
+ */
+const isBuiltInGroup = (group: string): boolean => !group.includes(".") || group.endsWith(".k8s.io")
+
+/**
+ * Custom resources select by metadata.name, and metadata.namespace when namespaced
+ * (apiextensions-apiserver's crConverter; this project's CRDs declare no selectableFields).
+ */
+const customResourceSupport = (kind: ResourceKind): FieldSelectorSupport => ({
+  labels: kind.namespaced ? asIs("metadata.name", "metadata.namespace") : asIs("metadata.name"),
+  extract: metaFields,
+  unsupported: labelNotSupported
+})
+
+export const fieldSelectorSupportOf = (kind: ResourceKind): FieldSelectorSupport =>
+  isBuiltInGroup(kind.group) ? builtInSupport[resourceKeyOf(kind)] ?? defaultSupport : customResourceSupport(kind)

@@ -42,9 +42,7 @@ import { jsonPatch, mergePatch } from "./patches.ts"
 import type { PatchResult } from "./patches.ts"
 import { typeDefFor } from "./schemas.ts"
 import {
-  defaultFieldExtractor,
-  fieldAliases,
-  fieldExtractors,
+  fieldSelectorSupportOf,
   matchesFields,
   matchesLabels,
   parseFieldSelector,
@@ -152,14 +150,12 @@ export class ApiServer {
     if ("error" in labels) throw badRequest(target, labels.error)
     const fields = parseFieldSelector(options?.fieldSelector ?? "")
     if ("error" in fields) throw badRequest(target, fields.error)
-    const key = resourceKeyOf(kind)
-    const supported = fieldExtractors[key] === undefined ? undefined : fieldExtractors[key]
-    const aliases = fieldAliases[key] ?? {}
-    const normalized = fields.map((r) => ({ ...r, field: aliases[r.field] ?? r.field }))
-    const allowed = new Set(Object.keys((supported ?? defaultFieldExtractor)({ metadata: {} })))
-    for (const r of normalized) {
-      if (!allowed.has(r.field)) throw badRequest(target, `field label not supported: ${r.field}`)
-    }
+    const support = fieldSelectorSupportOf(kind)
+    const normalized = fields.map((r) => {
+      const field = Object.hasOwn(support.labels, r.field) ? support.labels[r.field] : undefined
+      if (field === undefined) throw badRequest(target, support.unsupported(r.field))
+      return { ...r, field }
+    })
     return { namespace: kind.namespaced ? options?.namespace : undefined, labels, fields: normalized }
   }
 
@@ -167,8 +163,7 @@ export class ApiServer {
     if (selection.namespace !== undefined && object.metadata.namespace !== selection.namespace) return false
     if (!matchesLabels(selection.labels, object.metadata.labels)) return false
     if (selection.fields.length === 0) return true
-    const extract = fieldExtractors[resourceKeyOf(kind)] ?? defaultFieldExtractor
-    return matchesFields(selection.fields, extract(object))
+    return matchesFields(selection.fields, fieldSelectorSupportOf(kind).extract(object))
   }
 
   list(kind: ResourceKind, options?: ListOptions): ListResult {

@@ -56,6 +56,8 @@ export class Store {
   private historyStart = 0
   private startRevision = 0
   private evicted = false
+  /** The revision of the last compaction: resuming from before it is Gone. */
+  private compactedRevision = 0
   private readonly listeners = new Set<ChangeListener>()
   private watchers = 0
   /** Every kind ever stored or asked for, so owner references can be resolved by apiVersion+kind. */
@@ -156,14 +158,30 @@ export class Store {
   }
 
   /**
-   * The events after `revision`, or undefined when they are no longer all retained (the
-   * watch cache's rule: resuming is possible from one before the oldest retained event).
+   * Forgets every change recorded so far, like etcd compacting at the current revision:
+   * a watch may resume from this revision on, not from before it.
    */
-  eventsSince(revision: number): { readonly events: ReadonlyArray<ChangeEvent> } | { readonly oldest: number } {
+  compact(): void {
+    this.history.splice(0)
+    this.historyStart = 0
+    this.evicted = true
+    this.compactedRevision = this.revision
+  }
+
+  /**
+   * The events after `revision`, or the oldest revision one may resume from when they are
+   * no longer all retained (the watch cache's rule: resuming is possible from one before
+   * the oldest retained event); `compacted` says whether compaction dropped them rather
+   * than the history window.
+   */
+  eventsSince(
+    revision: number
+  ): { readonly events: ReadonlyArray<ChangeEvent> } | { readonly oldest: number; readonly compacted: boolean } {
+    if (revision < this.compactedRevision) return { oldest: this.compactedRevision, compacted: true }
     const oldest = this.evicted
       ? (this.history[this.historyStart]?.revision ?? this.revision + 1)
       : this.startRevision + 1
-    if (revision < oldest - 1) return { oldest: oldest - 1 }
+    if (revision < oldest - 1) return { oldest: oldest - 1, compacted: false }
     const events: Array<ChangeEvent> = []
     for (let i = this.historyStart; i < this.history.length; i++) {
       const event = this.history[i]!

@@ -1,7 +1,7 @@
 /**
  * Watch streams over the store's change history, with the watch cache's semantics:
  * resume strictly after a resourceVersion, 410 Gone when it is older than the retained
- * history, "" or "0" replay the current state as ADDED first, and selector transitions
+ * history (or than the last compaction), "" or "0" replay the current state as ADDED first, and selector transitions
  * (an object that starts matching arrives as ADDED, one that stops matching as DELETED
  * with its previous content). The subscription lives as long as the stream.
  */
@@ -61,7 +61,13 @@ const subscribe = (
   } else {
     if (!/^\d+$/.test(version)) throw badRequest(target, `invalid resource version: ${JSON.stringify(version)}`)
     const since = server.store.eventsSince(Number(version))
-    if ("oldest" in since) throw gone(target, `too old resource version: ${version} (${since.oldest})`)
+    if ("oldest" in since) {
+      // the watch cache names the versions; a compacted etcd answers in its own words
+      throw gone(
+        target,
+        since.compacted ? "The resourceVersion for the provided watch is too old." : `too old resource version: ${version} (${since.oldest})`
+      )
+    }
     for (const event of since.events) deliver(event)
   }
   return server.store.subscribe(deliver)

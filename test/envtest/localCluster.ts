@@ -45,22 +45,35 @@ export interface LocalCluster {
   readonly kubelets: ReadonlyArray<Kubelet>
   /** Where the kubelet stand-in of `node` keeps its pods' volumes. */
   kubeletDir(node: string): string
+  /** The node plugin socket of `node`. */
+  nodeSocket(node: string): string
   stop(): Promise<void>
 }
 
 const WAIT = { timeoutMs: 180_000, intervalMs: 500 }
 
-/** Our roles as layers over the real API server; resolves once every socket is served. */
-const startRoles = async (options: {
-  kubeconfigPath: string
-  controllerSocket: string
-  nodeSockets: Readonly<Record<string, string>>
-  preset: ListenerClassPreset
-}): Promise<() => Promise<void>> => {
+export interface RolesOptions {
+  readonly kubeconfigPath: string
+  readonly controllerSocket: string
+  /** Node name → its node plugin socket. */
+  readonly nodeSockets: Readonly<Record<string, string>>
+  /** Default `none`: tests create the classes they use. */
+  readonly preset?: ListenerClassPreset | undefined
+}
+
+export interface Roles {
+  stop(): Promise<void>
+}
+
+/**
+ * Our two roles over the real API server, composed exactly as `run controller` and
+ * `run node` compose them; resolves once every socket is served.
+ */
+export async function startRoles(options: RolesOptions): Promise<Roles> {
   const controller = controllerRoleLayer({
     csiEndpoint: options.controllerSocket,
     clusterDomain: "cluster.local",
-    preset: options.preset,
+    preset: options.preset ?? "none",
     vendorVersion: "local",
     instance: "local-controller"
   })
@@ -77,7 +90,13 @@ const startRoles = async (options: {
     await Effect.runPromise(Scope.close(scope, Exit.void))
     throw error
   }
-  return () => Effect.runPromise(Scope.close(scope, Exit.void))
+  return { stop: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
+}
+
+const perNode = (table: Readonly<Record<string, string>>, node: string): string => {
+  const found = table[node]
+  if (found === undefined) throw new Error(`no fake node ${node}`)
+  return found
 }
 
 export async function startLocalCluster(options: LocalClusterOptions): Promise<LocalCluster> {
@@ -112,7 +131,8 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       await mkdir(kubeletDirs[name]!, { recursive: true })
     }
     const controllerSocket = join(dir, "controller.sock")
-    stops.push(await startRoles({ kubeconfigPath: plane.kubeconfigPath, controllerSocket, nodeSockets, preset: options.preset }))
+    const roles = await startRoles({ kubeconfigPath: plane.kubeconfigPath, controllerSocket, nodeSockets, preset: options.preset })
+    stops.push(() => roles.stop())
     for (const name of Object.keys(options.nodes)) {
       await registerPlugin({ kube, node: name, socketPath: nodeSockets[name]!, driverName: CSI_DRIVER_NAME })
     }
@@ -152,11 +172,8 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       kube,
       dir,
       kubelets,
-      kubeletDir: (node) => {
-        const found = kubeletDirs[node]
-        if (found === undefined) throw new Error(`no fake node ${node}`)
-        return found
-      },
+      kubeletDir: (node) => perNode(kubeletDirs, node),
+      nodeSocket: (node) => perNode(nodeSockets, node),
       stop
     }
   } catch (error) {

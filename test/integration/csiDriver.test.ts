@@ -1,25 +1,19 @@
 // The CSI driver end to end on the real control plane: kube-apiserver, controller manager
 // and scheduler; the real csi-provisioner sidecar (--extra-create-metadata, Topology); the
 // WaitForFirstConsumer StorageClass and the CSIDriver; our controller role and two node
-// plugins running in this process (test/integration/csiRoles.ts); and the kubelet stand-in
-// on each of two fake nodes publishing volumes over the node plugins' real sockets.
+// plugins running in this process; and the kubelet stand-in on each of two fake nodes
+// publishing volumes over the node plugins' real sockets (test/envtest/localCluster.ts).
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { mkdtemp, mkdir, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { CSI_DRIVER_NAME, LISTENER_API_VERSION, STORAGE_CLASS_NAME } from "../../domain/constants.ts";
-import { crdManifests } from "../../k8s/crds.ts";
-import { listenerCsiDriver, listenerStorageClass } from "../../k8s/deploy/storage.ts";
-import { binary } from "../envtest/binDir.ts";
-import { startControlPlane, type ControlPlane } from "../envtest/controlPlane.ts";
 import { connectCsi, CsiCallError } from "../envtest/csiClient.ts";
-import { createFakeNode, registerPlugin } from "../envtest/fakeNodes.ts";
-import { startKubelet, type Kubelet } from "../envtest/kubelet.ts";
+import { createFakeNode } from "../envtest/fakeNodes.ts";
+import type { Kubelet } from "../envtest/kubelet.ts";
 import { createNamespace, eventually, type KubeClient, type KubeObject } from "../envtest/kubeClient.ts";
-import { spawnTracked, type TrackedProcess } from "../envtest/processes.ts";
-import { startRoles, type Roles } from "./csiRoles.ts";
+import { startLocalCluster, type LocalCluster } from "../envtest/localCluster.ts";
 
 const log = process.env["ENVTEST_LOG"] !== undefined ? (l: string) => console.error(l) : undefined;
 const NS = "csi-e2e";
@@ -29,61 +23,16 @@ const WAIT = { timeoutMs: 180_000, intervalMs: 500 };
 const LISTENERS = `/apis/listeners.stackable.tech/v1alpha1`;
 
 describe("CSI driver on the real control plane", { timeout: 1_500_000 }, () => {
-  let plane: ControlPlane;
+  let cluster: LocalCluster;
   let kube: KubeClient;
   let dir: string;
-  let roles: Roles | undefined;
-  let provisioner: TrackedProcess | undefined;
-  const kubelets: Kubelet[] = [];
-  const nodeSockets: Record<string, string> = {};
-  const kubeletDirs: Record<string, string> = {};
+  let kubelets: ReadonlyArray<Kubelet>;
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), "csi-e2e-"));
-    plane = await startControlPlane({ controllerManager: true, scheduler: true, log });
-    kube = plane.kube;
-    for (const crd of crdManifests()) await kube.create("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd);
-    for (const crd of crdManifests()) {
-      await eventually(`CRD ${crd.metadata.name} established`, async () => {
-        const live = await kube.get(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`);
-        return ((live.status?.conditions ?? []) as Array<{ type: string; status: string }>).some((c) => c.type === "Established" && c.status === "True");
-      }, WAIT);
-    }
-    await kube.create("/apis/storage.k8s.io/v1/storageclasses", listenerStorageClass());
-    await kube.create("/apis/storage.k8s.io/v1/csidrivers", listenerCsiDriver());
-    for (const [name, ip] of Object.entries(NODES)) {
-      await createFakeNode(kube, { name, addresses: [{ type: "InternalIP", address: ip }, { type: "Hostname", address: name }] });
-      nodeSockets[name] = join(dir, `${name}.sock`);
-      kubeletDirs[name] = join(dir, "kubelet", name);
-      await mkdir(kubeletDirs[name]!, { recursive: true });
-    }
-    const controllerSocket = join(dir, "controller.sock");
-    roles = await startRoles({ kubeconfigPath: plane.kubeconfigPath, controllerSocket, nodeSockets });
-    for (const name of Object.keys(NODES)) {
-      await registerPlugin({ kube, node: name, socketPath: nodeSockets[name]!, driverName: CSI_DRIVER_NAME });
-    }
-    provisioner = spawnTracked({
-      name: "csi-provisioner",
-      command: binary("csi-provisioner"),
-      args: [
-        `--csi-address=${controllerSocket}`,
-        `--kubeconfig=${plane.kubeconfigPath}`,
-        "--extra-create-metadata",
-        "--feature-gates=Topology=true",
-        "--leader-election=false",
-        "--worker-threads=4",
-        "--retry-interval-start=500ms",
-        "--retry-interval-max=5s",
-        "--v=3",
-      ],
-      logPath: join(dir, "csi-provisioner.log"),
-      ...(log !== undefined ? { onLine: (line: string) => log(`[csi-provisioner] ${line}`) } : {}),
-    });
-    for (const name of Object.keys(NODES)) {
-      kubelets.push(
-        await startKubelet({ kube, nodeName: name, socketPath: nodeSockets[name]!, kubeletDir: kubeletDirs[name]!, driverName: CSI_DRIVER_NAME, ...(log ? { log } : {}) }),
-      );
-    }
+    const nodes = Object.fromEntries(Object.entries(NODES).map(([name, ip]) =>
+      [name, [{ type: "InternalIP", address: ip }, { type: "Hostname", address: name }] as const]));
+    cluster = await startLocalCluster({ nodes, preset: "none", log });
+    ({ kube, dir, kubelets } = cluster);
     await createNamespace(kube, NS);
     const listenerClass = (name: string, spec: object) =>
       kube.create(`${LISTENERS}/listenerclasses`, { apiVersion: LISTENER_API_VERSION, kind: "ListenerClass", metadata: { name }, spec });
@@ -93,11 +42,7 @@ describe("CSI driver on the real control plane", { timeout: 1_500_000 }, () => {
   });
 
   after(async () => {
-    for (const kubelet of kubelets) await kubelet.stop().catch(() => undefined);
-    await provisioner?.stop().catch(() => undefined);
-    await roles?.stop().catch(() => undefined);
-    await plane?.stop();
-    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+    await cluster?.stop();
   });
 
   // ---- helpers -----------------------------------------------------------------------
@@ -165,7 +110,7 @@ describe("CSI driver on the real control plane", { timeout: 1_500_000 }, () => {
 
   /** NodePublishVolume as the kubelet sends it, straight to node-1's plugin, for asserting the answer. */
   const publishDirectly = async (p: KubeObject, pv: KubeObject, targetPath: string) => {
-    const csi = connectCsi(nodeSockets["node-1"]!);
+    const csi = connectCsi(cluster.nodeSocket("node-1"));
     try {
       await csi.call("Node", "NodePublishVolume", {
         volume_id: pv.spec.csi.volumeHandle,

@@ -10,7 +10,7 @@ import { after, before, describe, test } from "node:test";
 import { crdManifests } from "../../k8s/crds.ts";
 import { binary } from "../envtest/binDir.ts";
 import { startControlPlane, type ControlPlane } from "../envtest/controlPlane.ts";
-import { startRoles, type Roles } from "./csiRoles.ts";
+import { startRoles, type Roles } from "../envtest/localCluster.ts";
 
 const log = process.env["ENVTEST_LOG"] !== undefined ? (l: string) => console.error(l) : undefined;
 

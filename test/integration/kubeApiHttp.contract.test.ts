@@ -75,22 +75,6 @@ after(async () => {
   await plane?.stop()
 })
 
-kubeApiContractCases("real", async () => {
-  if (runtime === undefined) throw new Error("control plane not started")
-  const api = await runtime.runPromise(KubeApi.use(Effect.succeed))
-  return { api, cleanup: () => Promise.resolve() }
-}, { eventuallyTimeoutMs: 30_000, pollIntervalMs: 200, watchTimeoutMs: 15_000, caseTimeoutMs: 90_000 })
-
-const namespace = (name: string) =>
-  run((api) => api.create(Kinds.Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name } }))
-
-const configMap = (ns: string, name: string, data: Record<string, string> = {}): KubeObject => ({
-  apiVersion: "v1",
-  kind: "ConfigMap",
-  metadata: { name, namespace: ns },
-  data
-})
-
 /**
  * The etcd client URL of this plane, read from etcd's command line (the harness does not
  * expose it yet).
@@ -109,6 +93,41 @@ const etcdUrlOf = (p: ControlPlane): string => {
   }
   throw new Error(`no etcd process of the control plane in ${p.dir}`)
 }
+
+/** The revision etcd is at now (every answer's header carries it). */
+const etcdRevision = async (etcdUrl: string): Promise<string> => {
+  const response = await fetch(`${etcdUrl}/v3/kv/range`, { method: "POST", body: JSON.stringify({ key: btoa("/"), count_only: true }) })
+  if (response.status !== 200) throw new Error(`etcd range: ${response.status} ${await response.text()}`)
+  const { header } = (await response.json()) as { header?: { revision?: string } }
+  if (header?.revision === undefined) throw new Error("etcd range answer without a revision")
+  return header.revision
+}
+
+/** Compacts this plane's etcd at `revision` (default: its current one): older revisions are gone. */
+const compactEtcd = async (p: ControlPlane, revision?: string): Promise<void> => {
+  const etcdUrl = etcdUrlOf(p)
+  const compaction = await fetch(`${etcdUrl}/v3/kv/compaction`, {
+    method: "POST",
+    body: JSON.stringify({ revision: revision ?? await etcdRevision(etcdUrl), physical: true })
+  })
+  if (compaction.status !== 200) throw new Error(`etcd compaction: ${compaction.status} ${await compaction.text()}`)
+}
+
+kubeApiContractCases("real", async () => {
+  if (runtime === undefined) throw new Error("control plane not started")
+  const api = await runtime.runPromise(KubeApi.use(Effect.succeed))
+  return { api, cleanup: () => Promise.resolve(), compact: () => compactEtcd(plane!) }
+}, { eventuallyTimeoutMs: 30_000, pollIntervalMs: 200, watchTimeoutMs: 15_000, caseTimeoutMs: 90_000 })
+
+const namespace = (name: string) =>
+  run((api) => api.create(Kinds.Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name } }))
+
+const configMap = (ns: string, name: string, data: Record<string, string> = {}): KubeObject => ({
+  apiVersion: "v1",
+  kind: "ConfigMap",
+  metadata: { name, namespace: ns },
+  data
+})
 
 const event = (ns: string, name: string): KubeObject => ({
   apiVersion: "events.k8s.io/v1",
@@ -135,11 +154,7 @@ test("a watch from a compacted resourceVersion fails with Gone; relist and watch
   await run((api) => api.create(Kinds.Event, event("gone", "e2")))
   const listed = await run((api) => api.list(Kinds.Event, { namespace: "gone" }))
   assert.deepEqual(listed.items.map((o) => o.metadata.name).sort(), ["e0", "e1", "e2"])
-  const compaction = await fetch(`${etcdUrlOf(plane!)}/v3/kv/compaction`, {
-    method: "POST",
-    body: JSON.stringify({ revision: listed.resourceVersion, physical: true })
-  })
-  assert.equal(compaction.status, 200, await compaction.text())
+  await compactEtcd(plane!, listed.resourceVersion)
 
   const error = await failure((api) =>
     Stream.runDrain(api.watch(Kinds.Event, { namespace: "gone", resourceVersion: first.metadata.resourceVersion!, timeoutSeconds: 5 })))

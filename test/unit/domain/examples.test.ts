@@ -1,7 +1,8 @@
 /**
  * The sample manifests in examples/ decode, and each manifest in examples/invalid/ is
  * refused at the field its `# invalid-field:` comment names (the admission tests reuse
- * those files against the real API server).
+ * those files against the real API server). Where the decoder names a field inside that
+ * one (a duplicate list entry's key), a `# decoder-field:` comment says which.
  */
 import { test } from "node:test"
 import assert from "node:assert/strict"
@@ -62,10 +63,15 @@ test("every invalid manifest is refused at the field its comment names", () => {
     const text = readFileSync(file, "utf8")
     const field = /^# invalid-field: (\S+)$/mu.exec(text)?.[1]
     assert.ok(field, `${file} lacks an "# invalid-field:" comment`)
+    const decoderField = /^# decoder-field: (\S+)$/mu.exec(text)?.[1] ?? field
+    assert.ok(
+      decoderField === field || decoderField.startsWith(`${field}.`) || decoderField.startsWith(`${field}[`),
+      `${file}: the decoder's field ${decoderField} lies outside the API server's ${field}`
+    )
     const [manifest, ...rest] = manifestsOf(file)
     assert.equal(rest.length, 0, `${file} holds one manifest`)
     const error = expectFailure(decoderFor(manifest!)(asStored(manifest!)))
-    assert.equal(error.path, field, `${file}: ${error.message}`)
-    assertIssue(error, field, /./u)
+    assert.equal(error.path, decoderField, `${file}: ${error.message}`)
+    assertIssue(error, decoderField, /./u)
   }
 })

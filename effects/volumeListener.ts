@@ -1,0 +1,120 @@
+/**
+ * The Listener behind a listener volume (SPEC §4 step 2): the named one, or — for a
+ * listener-class volume — a Listener per volume, named after the PVC and owned by the PV,
+ * server-side applied by the node plugin when it is missing or out of date.
+ */
+import { Effect, Option } from "effect"
+import { FieldManagers, LISTENER_API_VERSION } from "../domain/constants.ts"
+import type { PersistentVolume } from "../domain/core/persistentVolume.ts"
+import type { Pod } from "../domain/core/pod.ts"
+import { Kinds } from "../domain/kinds.ts"
+import { Listener } from "../domain/listener.ts"
+import { jsonEquals } from "../domain/listenerPlan/json.ts"
+import { getOption, KubeApi } from "./KubeApi.ts"
+import type { KubeObject } from "./KubeApi.ts"
+import type { ListenerSelection } from "./listenerSelection.ts"
+import { VolumeObjectInvalid } from "./volumeErrors.ts"
+import { apiStepFailed, decodeObject, loadObject } from "./volumeObjects.ts"
+
+const loadListener = loadObject("load Listener", Kinds.Listener, Listener)
+const decodeListener = decodeObject(Kinds.Listener, Listener)
+
+/** SPEC §4 step 2: one Listener port per port of the Pod's (non-init) containers. */
+export const listenerPortsOf = (pod: Pod): ReadonlyArray<{ name: string; port: number; protocol?: string }> => {
+  const seen = new Set<string>()
+  const ports: Array<{ name: string; port: number; protocol?: string }> = []
+  for (const container of pod.spec?.containers ?? []) {
+    for (const port of container.ports ?? []) {
+      const name = port.name ?? `port-${port.containerPort}`
+      // Port names are the Listener's list-map key: a repeated name would be refused.
+      if (seen.has(name)) continue
+      seen.add(name)
+      ports.push({ name, port: port.containerPort, ...(port.protocol !== undefined ? { protocol: port.protocol } : {}) })
+    }
+  }
+  return ports
+}
+
+/** The per-volume Listener of a listener-class volume, as the object to server-side apply. */
+export const perVolumeListener = (args: {
+  readonly namespace: string
+  readonly name: string
+  readonly className: string
+  readonly labels: Readonly<Record<string, string>>
+  readonly pv: { readonly name: string; readonly uid: string }
+  readonly pod: Pod
+}): KubeObject => ({
+  apiVersion: LISTENER_API_VERSION,
+  kind: Kinds.Listener.kind,
+  metadata: {
+    name: args.name,
+    namespace: args.namespace,
+    labels: { ...args.labels },
+    // Plain owner (not controller): the Listener lives exactly as long as the volume.
+    ownerReferences: [{ apiVersion: "v1", kind: Kinds.PersistentVolume.kind, name: args.pv.name, uid: args.pv.uid }]
+  },
+  spec: { className: args.className, ports: listenerPortsOf(args.pod), publishNotReadyAddresses: true }
+})
+
+/** The volume's Listener: loaded (listener-name) or created/updated per volume (listener-class). */
+export const findOrApplyListener = Effect.fn("findOrApplyListener")(function*(
+  selection: ListenerSelection,
+  pod: Pod,
+  namespace: string,
+  pvc: { readonly name: string; readonly labels: Readonly<Record<string, string>> },
+  pv: PersistentVolume
+) {
+  if (selection._tag === "ListenerName") return yield* loadListener({ namespace, name: selection.listenerName })
+  const pvUid = pv.metadata.uid
+  if (pvUid === undefined) {
+    return yield* new VolumeObjectInvalid({
+      kind: Kinds.PersistentVolume.kind,
+      name: pv.metadata.name,
+      problem: "has no metadata.uid to own the Listener"
+    })
+  }
+  const api = yield* KubeApi
+  const ref = { namespace, name: pvc.name }
+  const desired = perVolumeListener({
+    namespace,
+    name: pvc.name,
+    className: selection.className,
+    labels: pvc.labels,
+    pv: { name: pv.metadata.name, uid: pvUid },
+    pod
+  })
+  // Read first: re-publishing (kubelet retries, restarts) then writes nothing.
+  const live = yield* Effect.mapError(getOption(api.get(Kinds.Listener, ref)), apiStepFailed("load Listener", Kinds.Listener, ref))
+  if (Option.isSome(live) && listenerUpToDate(live.value, desired)) return yield* decodeListener(live.value, ref)
+  const applied = yield* Effect.mapError(
+    api.apply(Kinds.Listener, desired, { fieldManager: FieldManagers.csiNode, force: true }),
+    apiStepFailed("apply Listener", Kinds.Listener, ref)
+  )
+  return yield* decodeListener(applied, ref)
+})
+
+const normalisedPorts = (ports: unknown): unknown =>
+  Array.isArray(ports)
+    ? ports.map((port: { name?: unknown; port?: unknown; protocol?: unknown }) => ({
+      name: port.name,
+      port: port.port,
+      protocol: port.protocol ?? "TCP"
+    }))
+    : ports
+
+/**
+ * Whether the live per-volume Listener already has everything `desired` applies: labels,
+ * the PV owner reference, class, ports and publishNotReadyAddresses. Anything else (fields
+ * other writers own, status) does not matter.
+ */
+export const listenerUpToDate = (live: KubeObject, desired: KubeObject): boolean => {
+  const liveSpec = (live["spec"] ?? {}) as Record<string, unknown>
+  const desiredSpec = desired["spec"] as Record<string, unknown>
+  const owner = desired.metadata.ownerReferences?.[0]
+  return jsonEquals(live.metadata.labels ?? {}, desired.metadata.labels ?? {}) &&
+    (live.metadata.ownerReferences ?? []).some((ref) => ref.uid === owner?.uid && ref.kind === owner?.kind) &&
+    liveSpec["className"] === desiredSpec["className"] &&
+    liveSpec["publishNotReadyAddresses"] === desiredSpec["publishNotReadyAddresses"] &&
+    jsonEquals(normalisedPorts(liveSpec["ports"]), normalisedPorts(desiredSpec["ports"]))
+}
+
