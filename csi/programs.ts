@@ -8,7 +8,7 @@
  * The programs own the behaviour of SPEC §4; the edge owns validation, encoding and the
  * error → gRPC status table (`status.ts`), which must name every tag of `ProgramError`.
  */
-import { Context, Data } from "effect"
+import { Context } from "effect"
 import type { Effect } from "effect"
 import type { UnsafeVolumeEntry } from "../domain/volumeTree.ts"
 import type { KubeApiError } from "../effects/KubeApi.ts"
@@ -103,47 +103,19 @@ export interface UnpublishVolumeInput {
 // ---- Errors ---------------------------------------------------------------------------
 
 /**
- * Everything the programs may fail with: the step-named errors of `effects/volumeErrors.ts`,
- * plus raw port errors and the bridge types below. `status.ts` must give every tag a
- * gRPC code, or its `satisfies` stops compiling.
+ * Everything the programs may fail with: the step-named errors of `effects/volumeErrors.ts`
+ * plus raw port errors. `status.ts` must give every tag a gRPC code, or its `satisfies`
+ * stops compiling.
  */
 export type ProgramError =
   | VolumeError
   | KubeApiError
   | VolumeFsError
   | UnsafeVolumeEntry
-  | ListenerVolumeAnnotationsInvalid
-  | ListenerClassUnresolved
-  | ListenerAddressesPending
 
 /** Kept as names for `csi/volumePrograms.ts`; both are every `ProgramError`. */
 export type ProvisionError = ProgramError
 export type PublishError = ProgramError
-
-// Bridge types from before `effects/volumeErrors.ts` existed; `csi/volumePrograms.ts`
-// still converts some VolumeErrors into them. Once it passes VolumeErrors through as they
-// are, delete these three and their rows in `status.ts`.
-
-/** The PVC carries both listener annotations, or neither → INVALID_ARGUMENT. */
-export class ListenerVolumeAnnotationsInvalid extends Data.TaggedError("ListenerVolumeAnnotationsInvalid")<{
-  readonly namespace: string
-  readonly pvc: string
-  readonly message: string
-}> {}
-
-/** A configuration problem (e.g. a Listener without class) → FAILED_PRECONDITION. */
-export class ListenerClassUnresolved extends Data.TaggedError("ListenerClassUnresolved")<{
-  readonly namespace: string
-  readonly listener: string
-  readonly message: string
-}> {}
-
-/** Nothing to publish yet (e.g. no addresses) → UNAVAILABLE. */
-export class ListenerAddressesPending extends Data.TaggedError("ListenerAddressesPending")<{
-  readonly namespace: string
-  readonly listener: string
-  readonly message: string
-}> {}
 
 // ---- Services -------------------------------------------------------------------------
 

@@ -53,11 +53,7 @@ export const statusByTag = {
   UnsafeVolumeEntry: status.FAILED_PRECONDITION,
   // Local filesystem trouble on the node, whatever its reason.
   VolumeTreeWriteFailed: status.INTERNAL,
-  VolumeFsError: status.INTERNAL,
-  // Bridge types of programs.ts (to be removed with csi/volumePrograms.ts's bridge).
-  ListenerVolumeAnnotationsInvalid: status.INVALID_ARGUMENT,
-  ListenerClassUnresolved: status.FAILED_PRECONDITION,
-  ListenerAddressesPending: status.UNAVAILABLE
+  VolumeFsError: status.INTERNAL
 } as const satisfies StatusByTag
 
 export const statusByKubeApiReason = {

@@ -16,7 +16,8 @@ import type { CsiClient } from "../../../csi/client.ts"
 import { makeControllerService } from "../../../csi/controllerService.ts"
 import { makeIdentityService } from "../../../csi/identity.ts"
 import { makeNodeService } from "../../../csi/nodeService.ts"
-import { ListenerAddressesPending, VolumeProvisioner, VolumePublisher } from "../../../csi/programs.ts"
+import { VolumeProvisioner, VolumePublisher } from "../../../csi/programs.ts"
+import { ListenerAddressesNotReady } from "../../../effects/volumeErrors.ts"
 import type { CreateVolumeInput, ProvisionedVolume, PublishVolumeInput, UnpublishVolumeInput } from "../../../csi/programs.ts"
 import type { AccessModeName, VolumeCapability } from "../../../csi/proto.ts"
 import { serveCsi } from "../../../csi/server.ts"
@@ -40,7 +41,7 @@ const fakes = (recorded: Recorded, volume: (input: CreateVolumeInput) => Provisi
     Layer.succeed(VolumePublisher, VolumePublisher.of({
       publish: (input) =>
         input.volumeId === "pvc-pending"
-          ? Effect.fail(new ListenerAddressesPending({ namespace: "ns", listener: "web", message: "Listener ns/web has no ingress address yet" }))
+          ? Effect.fail(new ListenerAddressesNotReady({ namespace: "ns", listener: "web", problem: "no ingress address yet" }))
           : Effect.sync(() => void recorded.published.push(input)),
       unpublish: (input) => Effect.sync(() => void recorded.unpublished.push(input))
     }))
@@ -276,7 +277,7 @@ test("NodePublishVolume passes the decoded request to the publisher; its failure
 
       const pending = yield* Effect.flip(client.call("Node", "NodePublishVolume", { ...publishRequest, volume_id: "pvc-pending", volume_context: podContext }))
       assert.equal(pending.code, status.UNAVAILABLE)
-      assert.equal(pending.details, "Listener ns/web has no ingress address yet")
+      assert.equal(pending.details, "Listener ns/web has no addresses yet: no ingress address yet")
     })))
 
 test("an inline CSI volume is refused with FAILED_PRECONDITION before the publisher runs", () =>
