@@ -75,6 +75,8 @@ interface VolumeState {
   /** true when NodePublish succeeded; false while uncertain (a transient error happened). */
   mounted: boolean;
   failures: number;
+  /** Exponential backoff per volume, as the kubelet's operation executor enforces it. */
+  notBefore: number;
 }
 
 interface PodState {
@@ -93,6 +95,8 @@ class Retry extends Error {
   constructor(
     readonly delayMs: number,
     message: string,
+    /** Record a FailedMount Event for it (slow retries only; CSI errors record their own). */
+    readonly recordEvent: boolean = delayMs >= 5000,
   ) {
     super(message);
   }
@@ -212,6 +216,9 @@ export async function startKubelet(opts: KubeletOptions): Promise<Kubelet> {
     const volumeId = pv.spec.csi.volumeHandle as string;
     let state = st.volumes.get(volName);
     if (state?.mounted === true) return;
+    if (state !== undefined && Date.now() < state.notBefore) {
+      throw new Retry(state.notBefore - Date.now(), `backing off publish of volume "${pvName}"`, false);
+    }
     const caps = await nodeCapabilities();
     if (caps.has("STAGE_UNSTAGE_VOLUME")) {
       throw new Retry(30_000, `driver ${driverName} reports STAGE_UNSTAGE_VOLUME; NodeStageVolume is not simulated by the kubelet stand-in`);
@@ -279,7 +286,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<Kubelet> {
       targetPath,
     };
     if (state === undefined) {
-      state = { pv: info, mounted: false, failures: 0 };
+      state = { pv: info, mounted: false, failures: 0, notBefore: 0 };
       st.volumes.set(volName, state);
     }
     const request = {
@@ -298,9 +305,10 @@ export async function startKubelet(opts: KubeletOptions): Promise<Kubelet> {
       if (!(e instanceof CsiCallError)) throw e;
       const transient = TRANSIENT.has(e.code);
       const delay = backoff(state.failures++, transient);
+      state.notBefore = Date.now() + delay;
       const message = `MountVolume.SetUp failed for volume "${pvName}" : ${e.message}`;
       if (!transient) await recordEvent(pod, "FailedMount", message);
-      throw new Retry(delay, message);
+      throw new Retry(delay, message, false);
     }
     state.mounted = true;
     state.failures = 0;
@@ -309,6 +317,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<Kubelet> {
 
   const unpublishAll = async (uid: string, st: PodState): Promise<void> => {
     for (const [volName, v] of st.volumes) {
+      if (Date.now() < v.notBefore) throw new Retry(v.notBefore - Date.now(), `backing off unpublish of volume "${v.pv.pvName}"`, false);
       try {
         // Uncertain mounts (transient errors) are unpublished too, as the kubelet does.
         await csi.call("Node", "NodeUnpublishVolume", { volume_id: v.pv.volumeId, target_path: v.pv.targetPath }, callTimeoutMs);
@@ -317,7 +326,9 @@ export async function startKubelet(opts: KubeletOptions): Promise<Kubelet> {
         const transient = TRANSIENT.has(e.code);
         const message = `UnmountVolume.TearDown failed for volume "${v.pv.pvName}" : ${e.message}`;
         if (!transient && st.pod !== undefined) await recordEvent(st.pod, "FailedUnmount", message);
-        throw new Retry(backoff(v.failures++, transient), message);
+        const delay = backoff(v.failures++, transient);
+        v.notBefore = Date.now() + delay;
+        throw new Retry(delay, message, false);
       }
       const dir = join(v.pv.targetPath, "..");
       await rmdir(v.pv.targetPath).catch(() => undefined); // only if the driver left it empty
@@ -421,16 +432,14 @@ export async function startKubelet(opts: KubeletOptions): Promise<Kubelet> {
       try {
         resolved = await resolveVolume(pod, vol);
       } catch (e) {
-        if (e instanceof Retry && e.delayMs >= 5000) await recordEvent(pod, "FailedMount", e.message);
+        if (e instanceof Retry && e.recordEvent) await recordEvent(pod, "FailedMount", e.message);
         throw e;
       }
       if (resolved === undefined) continue;
       try {
         await publishVolume(pod, st, name, resolved.pv, resolved.readOnly);
       } catch (e) {
-        if (e instanceof Retry && e.delayMs >= 5000 && !e.message.startsWith("MountVolume.SetUp")) {
-          await recordEvent(pod, "FailedMount", e.message);
-        }
+        if (e instanceof Retry && e.recordEvent) await recordEvent(pod, "FailedMount", e.message);
         throw e;
       } finally {
         refreshPublished(uid, st);

@@ -335,6 +335,41 @@ describe("fake nodes and the kubelet stand-in", { timeout: 900_000 }, () => {
     assert.equal(kubelet?.published.has(pod.metadata.uid as string), false);
   });
 
+  test("without a CSIDriver (attach assumed required) the Pod waits, as with the real kubelet", async () => {
+    await plane.kube.delete(`/apis/storage.k8s.io/v1/csidrivers/${DRIVER}`);
+    await createPvPvc(plane.kube, ns, "pv-noattach", "claim-noattach", "vol-noattach");
+    await createPvc(plane.kube, ns, "claim-noattach", "pv-noattach");
+    await plane.kube.create(`/api/v1/namespaces/${ns}/pods`, {
+      metadata: { name: "noattach" },
+      spec: {
+        nodeName,
+        volumes: [{ name: "v", persistentVolumeClaim: { claimName: "claim-noattach" } }],
+        containers: [{ name: "main", image: "registry.invalid/x" }],
+      },
+    });
+    const event = await eventually(
+      "FailedMount event about attach",
+      async () => {
+        const events = await plane.kube.list<KubeObject>(`/api/v1/namespaces/${ns}/events`, {
+          fieldSelector: "involvedObject.name=noattach,reason=FailedMount",
+        });
+        return events.items[0];
+      },
+      { timeoutMs: 60_000 },
+    );
+    assert.match(event["message"] as string, /WaitForAttach.*CSIDriver .* not found/);
+    const pod = await plane.kube.get<KubeObject>(`/api/v1/namespaces/${ns}/pods/noattach`);
+    assert.notEqual(pod.status?.phase, "Running");
+    assert.equal(double.of("NodePublishVolume").filter((c) => c.request["volume_id"] === "vol-noattach").length, 0);
+    // Once the CSIDriver exists the retry publishes and the Pod runs.
+    await plane.kube.create("/apis/storage.k8s.io/v1/csidrivers", {
+      metadata: { name: DRIVER },
+      spec: { attachRequired: false, podInfoOnMount: true, volumeLifecycleModes: ["Persistent"] },
+    });
+    await waitRunning(plane.kube, ns, "noattach");
+    assert.equal(double.of("NodePublishVolume").filter((c) => c.request["volume_id"] === "vol-noattach").length, 1);
+  });
+
   test("stop() of the stand-in and the plane leaves no process", async () => {
     await kubelet?.stop();
     kubelet = undefined;
