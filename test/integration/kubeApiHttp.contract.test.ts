@@ -16,7 +16,7 @@ import { crdManifests } from "../../k8s/crds.ts"
 import { startControlPlane } from "../envtest/controlPlane.ts"
 import type { ControlPlane } from "../envtest/controlPlane.ts"
 import { freePort } from "../envtest/ports.ts"
-import { kubeApiContractCases } from "../unit/adapters/kubeApiContractCases.ts"
+import { event, kubeApiContractCases } from "../unit/adapters/kubeApiContractCases.ts"
 
 let plane: ControlPlane | undefined
 let runtime: ManagedRuntime.ManagedRuntime<KubeApi | KubeApiHttp, unknown> | undefined
@@ -127,19 +127,6 @@ const configMap = (ns: string, name: string, data: Record<string, string> = {}):
   kind: "ConfigMap",
   metadata: { name, namespace: ns },
   data
-})
-
-const event = (ns: string, name: string): KubeObject => ({
-  apiVersion: "events.k8s.io/v1",
-  kind: "Event",
-  metadata: { name, namespace: ns },
-  eventTime: "2024-01-01T00:00:00.000000Z",
-  reportingController: "listener-operator/contract",
-  reportingInstance: "test",
-  action: "Testing",
-  reason: "Test",
-  type: "Normal",
-  regarding: { apiVersion: "v1", kind: "ConfigMap", name: "subject", namespace: ns }
 })
 
 // A watch-cached kind (ConfigMap) keeps its history since the API server started, even

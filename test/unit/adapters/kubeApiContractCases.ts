@@ -84,7 +84,8 @@ const listener = (ns: string, name: string, className = "cluster-internal"): Kub
   spec: { className, ports: [{ name: "http", port: 80, protocol: "TCP" }] }
 })
 
-const event = (ns: string, name: string): KubeObject => ({
+/** A valid events.k8s.io/v1 Event (the real server validates Events strictly). */
+export const event = (ns: string, name: string): KubeObject => ({
   apiVersion: "events.k8s.io/v1",
   kind: "Event",
   metadata: { name, namespace: ns },
