@@ -44,6 +44,19 @@ export const MOUNT_LABEL_PREFIX = "listener.stackable.tech/mnt."
  */
 export const mountLabelKey = (listenerUid: string): string => `${MOUNT_LABEL_PREFIX}${listenerUid.replaceAll("-", "")}`
 
+/**
+ * Label values are at most 63 characters. A Listener's name is a label value three times
+ * over (the mount label, `app.kubernetes.io/instance`, the PV's listener-name label), so a
+ * longer name — legal for the object itself — cannot be exposed; it is refused with this
+ * reason rather than failing later at the API server.
+ */
+export const MAX_LABEL_VALUE_LENGTH = 63
+
+export const listenerNameProblem = (name: string): string | undefined =>
+  name.length > MAX_LABEL_VALUE_LENGTH
+    ? `is ${name.length} characters long; a Listener's name is used as a label value, which is at most ${MAX_LABEL_VALUE_LENGTH}`
+    : undefined
+
 /** Operator labels put on every object created for a Listener. */
 export const LABEL_APP_NAME = "app.kubernetes.io/name"
 export const LABEL_APP_INSTANCE = "app.kubernetes.io/instance"

@@ -22,7 +22,7 @@ import { Clock, Duration, Effect, Option, Result } from "effect"
 import { DecodeResult } from "../domain/decode.ts"
 import type { DecodeError } from "../domain/decode.ts"
 import { Kinds } from "../domain/kinds.ts"
-import { LABEL_APP_INSTANCE, LABEL_APP_MANAGED_BY, LISTENER_API_VERSION, MANAGED_BY } from "../domain/constants.ts"
+import { LABEL_APP_INSTANCE, LABEL_APP_MANAGED_BY, LISTENER_API_VERSION, listenerNameProblem, MANAGED_BY } from "../domain/constants.ts"
 import {
   backingNodeNames,
   nodePortNumbers,
@@ -108,6 +108,10 @@ const decodeListener = (raw: KubeObject, ref: ListenerRef) =>
     }
     if (uid === undefined || uid === "") {
       return yield* new InvalidListener({ ...ref, path: "metadata.uid", details: "metadata.uid: missing" })
+    }
+    const nameProblem = listenerNameProblem(listener.metadata.name)
+    if (nameProblem !== undefined) {
+      return yield* new InvalidListener({ ...ref, path: "metadata.name", details: `metadata.name: ${nameProblem}` })
     }
     return { listener, identity: { namespace, name: listener.metadata.name, uid } satisfies ListenerIdentity }
   })

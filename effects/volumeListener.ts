@@ -4,7 +4,7 @@
  * server-side applied by the node plugin when it is missing or out of date.
  */
 import { Effect, Option } from "effect"
-import { FieldManagers, LISTENER_API_VERSION } from "../domain/constants.ts"
+import { FieldManagers, LISTENER_API_VERSION, listenerNameProblem } from "../domain/constants.ts"
 import type { PersistentVolume } from "../domain/core/persistentVolume.ts"
 import type { Pod } from "../domain/core/pod.ts"
 import { Kinds } from "../domain/kinds.ts"
@@ -64,6 +64,12 @@ export const findOrApplyListener = Effect.fn("findOrApplyListener")(function*(
   pvc: { readonly name: string; readonly labels: Readonly<Record<string, string>> },
   pv: PersistentVolume
 ) {
+  // Refused before any write: the name becomes label values (PV, Pod) that cannot hold it.
+  const listenerName = selection._tag === "ListenerName" ? selection.listenerName : pvc.name
+  const nameProblem = listenerNameProblem(listenerName)
+  if (nameProblem !== undefined) {
+    return yield* new VolumeObjectInvalid({ kind: Kinds.Listener.kind, namespace, name: listenerName, problem: `its name ${nameProblem}` })
+  }
   if (selection._tag === "ListenerName") return yield* loadListener({ namespace, name: selection.listenerName })
   const pvUid = pv.metadata.uid
   if (pvUid === undefined) {

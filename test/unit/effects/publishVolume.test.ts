@@ -413,6 +413,21 @@ test("listener-name Listener missing → VolumeApiStepFailed (load Listener); wi
     )
   })))
 
+test("a Listener name over 63 characters (a label value) → VolumeObjectInvalid naming it, before any write", () =>
+  runInCluster(Effect.gen(function*() {
+    yield* seedClassVolume
+    const long = `web-${"x".repeat(60)}`
+    const cluster = yield* KubeApiMemory
+    cluster.requests.reset()
+    yield* expectFailure(
+      classVolume({ listener: { _tag: "ListenerName", listenerName: long } }),
+      "VolumeObjectInvalid",
+      "FAILED_PRECONDITION",
+      new RegExp(`Listener default/${long} is not usable: its name is 64 characters long; .* at most 63`)
+    )
+    assert.equal(cluster.requests.writes(), 0, JSON.stringify(cluster.requests.entries()))
+  })))
+
 test("NodePort volume of an unscheduled Pod → PodNotScheduled", () =>
   runInCluster(Effect.gen(function*() {
     yield* seedCluster

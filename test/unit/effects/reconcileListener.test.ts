@@ -195,6 +195,20 @@ test("a malformed Listener gets InvalidSpec naming the field; other Listeners re
     assert.equal(readyOf(h.get(Kinds.Listener, "web", "apps"))?.["reason"], "Reconciled")
   })))
 
+test("a Listener whose name cannot be a label value (over 63 characters) gets InvalidSpec naming metadata.name, and no Service", () =>
+  run(Effect.gen(function*() {
+    const long = `web-${"x".repeat(60)}`
+    const h = yield* makeHarness({
+      objects: [listenerClassObject("internal", { serviceType: "ClusterIP" }), listenerObject(long, { className: "internal", ports: [{ name: "http", port: 80 }] })]
+    })
+    assert.deepEqual(yield* h.reconcile(long), AWAIT)
+    const ready = readyOf(h.get(Kinds.Listener, long, "apps"))
+    assert.equal(ready?.["reason"], "InvalidSpec")
+    assert.match(String(ready?.["message"]), /metadata\.name: is 64 characters long; .* at most 63/)
+    assert.equal(h.get(Kinds.Service, long, "apps"), undefined)
+    assert.equal(warningEvents(h.cluster.objects(Kinds.Event, "apps"), "InvalidListener").length, 1)
+  })))
+
 test("a malformed ListenerClass gives InvalidSpec on its Listeners", () =>
   run(Effect.gen(function*() {
     const h = yield* makeHarness({ objects: [listenerClassObject("internal", { serviceType: "Ingress" }), web()] })
