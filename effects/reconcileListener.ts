@@ -30,6 +30,7 @@ import {
   planFailedStatus,
   planService,
   planStatus,
+  refusedAddresses,
   serviceUpToDate,
   statusUpToDate
 } from "../domain/listenerPlan/index.ts"
@@ -203,16 +204,18 @@ export const reconcileListener = Effect.fn("reconcileListener")(function*(raw: K
     metadata: { name: serviceName, namespace: identity.namespace }
   }
   const nodes = serviceType === "NodePort" ? yield* backingNodes(identity, serviceName).pipe(Effect.mapError(apiFailure(ref, "ReadCache"))) : []
-  const addresses = serviceInput === undefined ? [] : planAddresses({
+  const addressInputs = serviceInput === undefined ? undefined : {
     serviceType,
     preferred: listenerClass.spec.preferredAddressType,
     service: serviceInput,
     clusterDomain: settings.clusterDomain,
     nodes
-  })
+  }
+  const addresses = addressInputs === undefined ? [] : planAddresses(addressInputs)
   const status = planStatus({
     serviceName,
     addresses,
+    refused: addressInputs === undefined ? [] : refusedAddresses(addressInputs),
     nodePorts: serviceType === "NodePort" && serviceInput !== undefined ? nodePortNumbers(serviceInput) : undefined,
     generation: listener.metadata.generation,
     liveStatus: raw["status"],

@@ -4,7 +4,7 @@
  * other kind, de-duplicated, and validated (an address becomes a directory name in Pods'
  * volumes, so anything that is not plainly an IP address or a DNS name is dropped).
  */
-import { classifyAddress } from "../addressSyntax.ts"
+import { addressProblem, classifyAddress } from "../addressSyntax.ts"
 import type {
   AddressType,
   ListenerIngress,
@@ -89,24 +89,57 @@ export interface AddressInputs {
   readonly nodes: ReadonlyArray<NodeInput>
 }
 
-export const planAddresses = (inputs: AddressInputs): ReadonlyArray<ListenerIngress> => {
-  const preferred = resolvePreference(inputs.preferred, inputs.serviceType)
+/** One target's candidates with the exposed ports: a Service, a load-balancer ingress entry, a node. */
+interface Target {
+  readonly candidates: AddressCandidates
+  readonly ports: Record<string, number>
+}
+
+const targetsOf = (inputs: AddressInputs): ReadonlyArray<Target> => {
   const { service } = inputs
   switch (inputs.serviceType) {
-    case "ClusterIP": {
-      const ports = servicePortNumbers(service)
-      return dedupe(pickAddresses(clusterIpCandidates(service, inputs.clusterDomain), preferred).map((a) => ({ ...a, ports })))
-    }
+    case "ClusterIP":
+      return [{ candidates: clusterIpCandidates(service, inputs.clusterDomain), ports: servicePortNumbers(service) }]
     case "LoadBalancer": {
       const ports = servicePortNumbers(service)
-      return dedupe((service.status?.loadBalancer?.ingress ?? []).flatMap((entry) =>
-        pickAddresses({ ips: entry.ip ? [entry.ip] : [], hostnames: entry.hostname ? [entry.hostname] : [] }, preferred)
-          .map((a) => ({ ...a, ports }))
-      ))
+      return (service.status?.loadBalancer?.ingress ?? []).map((entry) => ({
+        candidates: { ips: entry.ip ? [entry.ip] : [], hostnames: entry.hostname ? [entry.hostname] : [] },
+        ports
+      }))
     }
     case "NodePort": {
       const ports = nodePortNumbers(service)
-      return dedupe(inputs.nodes.flatMap((node) => pickAddresses(nodeCandidates(node), preferred).map((a) => ({ ...a, ports }))))
+      return inputs.nodes.map((node) => ({ candidates: nodeCandidates(node), ports }))
     }
   }
+}
+
+export const planAddresses = (inputs: AddressInputs): ReadonlyArray<ListenerIngress> => {
+  const preferred = resolvePreference(inputs.preferred, inputs.serviceType)
+  return dedupe(targetsOf(inputs).flatMap(({ candidates, ports }) =>
+    pickAddresses(candidates, preferred).map((a) => ({ ...a, ports }))
+  ))
+}
+
+export interface RefusedAddress {
+  readonly address: string
+  readonly problem: string
+}
+
+/**
+ * The candidate addresses `planAddresses` leaves out because they are not what they claim
+ * to be (an "IP" that does not parse, a hostname that is not a DNS name — e.g. `../x`), so
+ * the status can name them instead of dropping them silently.
+ */
+export const refusedAddresses = (inputs: AddressInputs): ReadonlyArray<RefusedAddress> => {
+  const refused = new Map<string, string>()
+  const check = (address: string, expected: AddressType) => {
+    if (classifyAddress(address) === expected || refused.has(address)) return
+    refused.set(address, addressProblem(address) ?? (expected === "IP" ? "is not an IP address" : "is not a DNS name"))
+  }
+  for (const { candidates } of targetsOf(inputs)) {
+    for (const ip of candidates.ips) check(ip, "IP")
+    for (const hostname of candidates.hostnames) check(hostname, "Hostname")
+  }
+  return [...refused].map(([address, problem]) => ({ address, problem }))
 }

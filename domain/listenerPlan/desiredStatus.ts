@@ -7,6 +7,7 @@
  * `lastTransitionTime` moves only when the condition's status flips, as the Kubernetes API
  * conventions ask.
  */
+import type { RefusedAddress } from "./addresses.ts"
 import type { ListenerIngress } from "./inputs.ts"
 import { isJsonObject, jsonEquals } from "./json.ts"
 
@@ -70,6 +71,18 @@ export interface ReconciledStatusInputs {
   readonly generation: number | undefined
   readonly liveStatus: unknown
   readonly now: string
+  /** Candidate addresses left out as unusable; named in the Ready message. */
+  readonly refused?: ReadonlyArray<RefusedAddress> | undefined
+}
+
+const MAX_NAMED_REFUSALS = 5
+
+/** `; ignored 2 unusable address(es): "../x" contains '/', "a b" is neither …` (bounded). */
+export const refusalNote = (refused: ReadonlyArray<RefusedAddress>): string => {
+  if (refused.length === 0) return ""
+  const named = refused.slice(0, MAX_NAMED_REFUSALS).map((r) => `${JSON.stringify(r.address)} ${r.problem}`)
+  const more = refused.length > MAX_NAMED_REFUSALS ? `, and ${refused.length - MAX_NAMED_REFUSALS} more` : ""
+  return `; ignored ${refused.length} unusable address(es): ${named.join(", ")}${more}`
 }
 
 /** The status after a successful reconcile. */
@@ -78,9 +91,9 @@ export const planStatus = (inputs: ReconciledStatusInputs): ListenerStatus => {
   const condition = readyCondition({
     ready,
     reason: ready ? "Reconciled" : "AwaitingAddresses",
-    message: ready
+    message: (ready
       ? `Service ${inputs.serviceName} is reachable on ${inputs.addresses.length} address(es)`
-      : `Service ${inputs.serviceName} has no address yet`,
+      : `Service ${inputs.serviceName} has no address yet`) + refusalNote(inputs.refused ?? []),
     generation: inputs.generation,
     liveStatus: inputs.liveStatus,
     now: inputs.now

@@ -112,6 +112,26 @@ test("NodePort: one address per backing node (labelled PVs ∪ EndpointSlice nod
     ])
   })))
 
+test("NodePort: a node address that is neither IP nor DNS name is left out and named in the Ready message; no write on repeat", () =>
+  run(Effect.gen(function*() {
+    const h = yield* makeHarness({
+      objects: [
+        listenerClassObject("internal", { serviceType: "NodePort" }),
+        web(),
+        { kind: Kinds.Node, object: node("node-a", { ExternalIP: "../../x", InternalIP: "10.1.0.1" }) },
+        { kind: Kinds.PersistentVolume, object: pv("pv-a", "node-a") }
+      ]
+    })
+    yield* h.reconcile("web")
+    const ready = readyOf(h.get(Kinds.Listener, "web", "apps"))
+    assert.equal(ready?.["reason"], "AwaitingAddresses")
+    assert.match(String(ready?.["message"]), /ignored 1 unusable address\(es\): "\.\.\/\.\.\/x" contains '\/'/)
+    assert.deepEqual(statusOf(h.get(Kinds.Listener, "web", "apps"))!["ingressAddresses"], [])
+    h.cluster.requests.reset()
+    yield* h.reconcile("web")
+    assert.deepEqual(h.cluster.requests.entries(), [])
+  })))
+
 test("LoadBalancer: class fields on the Service; addresses follow status.loadBalancer (IP, then hostname)", () =>
   run(Effect.gen(function*() {
     const h = yield* makeHarness({

@@ -1,6 +1,6 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
-import { planAddresses, resolvePreference } from "../../../../domain/listenerPlan/index.ts"
+import { planAddresses, planStatus, refusedAddresses, resolvePreference } from "../../../../domain/listenerPlan/index.ts"
 import type { AddressType, NodeInput, PreferredAddressType, ServiceInput, ServiceType } from "../../../../domain/listenerPlan/index.ts"
 import { node } from "./fixtures.ts"
 
@@ -180,4 +180,32 @@ test("NodePort ports are the node ports; ports without an allocated node port ar
 
 test("NodePort without backing nodes has no addresses", () => {
   assert.deepEqual(planAddresses({ serviceType: "NodePort", preferred: "IP", service: nodePortService, clusterDomain: "cluster.local", nodes: [] }), [])
+})
+
+test("refusedAddresses names every candidate that is not what it claims to be, once, with the reason", () => {
+  const lb = { serviceType: "LoadBalancer" as const, preferred: "IP" as const, clusterDomain: "cluster.local", nodes: [] }
+  assert.deepEqual(
+    refusedAddresses({ ...lb, service: lbService([{ ip: "192.0.2.1" }, { ip: "../etc" }, { hostname: "bad/name" }, { hostname: "ok.example" }, { ip: "../etc" }]) }),
+    [{ address: "../etc", problem: "contains '/'" }, { address: "bad/name", problem: "contains '/'" }]
+  )
+  // A well-formed address of the other kind in the wrong field is refused too.
+  assert.deepEqual(refusedAddresses({ ...lb, service: lbService([{ ip: "lb.example" }]) }), [{ address: "lb.example", problem: "is not an IP address" }])
+  assert.deepEqual(
+    refusedAddresses({ serviceType: "NodePort", preferred: "IP", service: nodePortService, clusterDomain: "cluster.local",
+      nodes: [node("node-a", { ExternalIP: "..", Hostname: "node-a" }), node("node-b", { InternalIP: "10.0.0.2" })] }),
+    [{ address: "..", problem: "is neither an IP address nor a DNS name" }]
+  )
+  assert.deepEqual(refusedAddresses({ ...lb, service: lbService([{ ip: "192.0.2.1" }]) }), [])
+})
+
+test("the Ready message names refused addresses (at most five, then a count)", () => {
+  const status = (refused: ReadonlyArray<{ address: string; problem: string }>) =>
+    planStatus({ serviceName: "web", addresses: [], nodePorts: undefined, generation: 1, liveStatus: undefined, now: "2026-01-01T00:00:00Z", refused })
+  assert.equal(status([]).conditions[0]!.message, "Service web has no address yet")
+  assert.equal(
+    status([{ address: "../x", problem: "contains '/'" }]).conditions[0]!.message,
+    `Service web has no address yet; ignored 1 unusable address(es): "../x" contains '/'`
+  )
+  const many = Array.from({ length: 7 }, (_, i) => ({ address: `bad/${i}`, problem: "contains '/'" }))
+  assert.match(status(many).conditions[0]!.message, /ignored 7 unusable address\(es\): "bad\/0" contains '\/', .*"bad\/4" contains '\/', and 2 more$/)
 })
