@@ -15,12 +15,10 @@ import { ListenerSettings } from "../../effects/listenerSettings.ts"
 import { applyPresets } from "../../effects/presets.ts"
 import { EventRecorderKube } from "../../adapters/EventRecorderKube.ts"
 import { makeControllerService } from "../../csi/controllerService.ts"
-import { makeIdentityService } from "../../csi/identity.ts"
-import { serveCsi } from "../../csi/server.ts"
 import { VolumeProvisionerLive } from "../../csi/volumePrograms.ts"
 import { runListenerController } from "../listenerController.ts"
 import { Readiness } from "../operability/probes.ts"
-import { kubeApiUsable } from "./kubeReadiness.ts"
+import { serveRoleCsi } from "./serveRoleCsi.ts"
 
 export interface ControllerRoleConfig {
   readonly csiEndpoint: string
@@ -34,7 +32,6 @@ export interface ControllerRoleConfig {
   readonly leaderElection?: { readonly namespace: string; readonly name: string } | undefined
 }
 
-const READY_CSI = "csi-socket"
 const READY_PRESETS = "listener-class-presets"
 
 // Presets must not block start-up when the API server is briefly away: retry in the background.
@@ -44,18 +41,8 @@ export const controllerRoleLayer = (config: ControllerRoleConfig): Layer.Layer<n
   const settings = { clusterDomain: config.clusterDomain, fieldManager: FieldManagers.controller }
 
   const csi = Layer.effectDiscard(Effect.gen(function*() {
-    const readiness = yield* Readiness
-    yield* readiness.register(READY_CSI)
-    const kubeContext = yield* Effect.context<KubeApi>()
-    const identity = yield* makeIdentityService({
-      vendorVersion: config.vendorVersion,
-      controllerService: true,
-      readiness: Effect.provideContext(kubeApiUsable, kubeContext)
-    })
     const controller = yield* makeControllerService
-    const server = yield* serveCsi({ endpoint: config.csiEndpoint, services: [identity, controller] })
-    yield* Effect.logInfo(`CSI Identity+Controller serving on ${server.socketPath}`)
-    yield* readiness.markReady(READY_CSI)
+    yield* serveRoleCsi({ endpoint: config.csiEndpoint, vendorVersion: config.vendorVersion, service: controller })
   })).pipe(Layer.provide(VolumeProvisionerLive))
 
   const presets = Layer.effectDiscard(Effect.gen(function*() {

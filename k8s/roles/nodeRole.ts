@@ -6,12 +6,10 @@
 import { Effect, Layer } from "effect"
 import type { KubeApi } from "../../effects/KubeApi.ts"
 import { VolumeFsNode } from "../../adapters/VolumeFsNode.ts"
-import { makeIdentityService } from "../../csi/identity.ts"
 import { makeNodeService } from "../../csi/nodeService.ts"
-import { serveCsi } from "../../csi/server.ts"
 import { VolumePublisherLive } from "../../csi/volumePrograms.ts"
 import { Readiness } from "../operability/probes.ts"
-import { kubeApiUsable } from "./kubeReadiness.ts"
+import { serveRoleCsi } from "./serveRoleCsi.ts"
 
 export interface NodeRoleConfig {
   readonly csiEndpoint: string
@@ -20,23 +18,11 @@ export interface NodeRoleConfig {
   readonly vendorVersion: string
 }
 
-const READY_CSI = "csi-socket"
-
 export const nodeRoleLayer = (config: NodeRoleConfig): Layer.Layer<never, unknown, KubeApi | Readiness> =>
   Layer.effectDiscard(Effect.gen(function*() {
     if (config.nodeName.trim() === "") {
       return yield* Effect.fail(new Error("the node role needs the node name: set KUBERNETES_NODE_NAME or --node-name"))
     }
-    const readiness = yield* Readiness
-    yield* readiness.register(READY_CSI)
-    const kubeContext = yield* Effect.context<KubeApi>()
-    const identity = yield* makeIdentityService({
-      vendorVersion: config.vendorVersion,
-      controllerService: false,
-      readiness: Effect.provideContext(kubeApiUsable, kubeContext)
-    })
     const node = yield* makeNodeService({ nodeName: config.nodeName })
-    const server = yield* serveCsi({ endpoint: config.csiEndpoint, services: [identity, node] })
-    yield* Effect.logInfo(`CSI Identity+Node for node ${config.nodeName} serving on ${server.socketPath}`)
-    yield* readiness.markReady(READY_CSI)
+    yield* serveRoleCsi({ endpoint: config.csiEndpoint, vendorVersion: config.vendorVersion, service: node })
   })).pipe(Layer.provide(VolumePublisherLive), Layer.provide(VolumeFsNode.layer))
