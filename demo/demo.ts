@@ -12,7 +12,7 @@ import { LISTENER_API_VERSION, STORAGE_CLASS_NAME } from "../domain/constants.ts
 import { binDir } from "../test/envtest/binDir.ts"
 import { eventually } from "../test/envtest/kubeClient.ts"
 import type { KubeObject } from "../test/envtest/kubeClient.ts"
-import { startLocalCluster } from "../test/envtest/localCluster.ts"
+import { readyPod, startLocalCluster } from "../test/envtest/localCluster.ts"
 import type { LocalCluster } from "../test/envtest/localCluster.ts"
 
 const NAMESPACE = "demo"
@@ -50,15 +50,6 @@ const statefulSet = {
   }
 }
 
-const isReady = (pod: KubeObject | undefined): boolean =>
-  ((pod?.status?.conditions ?? []) as Array<{ type: string; status: string }>).some((c) => c.type === "Ready" && c.status === "True")
-
-const readyPod = (cluster: LocalCluster, name: string, notUid?: string) =>
-  eventually(`Pod ${name} ready`, async () => {
-    const pod = await cluster.kube.getOrUndefined(`/api/v1/namespaces/${NAMESPACE}/pods/${name}`)
-    return pod !== undefined && pod.metadata.uid !== notUid && isReady(pod) ? pod : undefined
-  }, WAIT)
-
 /** The listener volume as the container sees it under /listener. */
 const showVolume = (cluster: LocalCluster, pod: KubeObject) => {
   const published = cluster.kubelets.flatMap((k) => k.published.get(pod.metadata.uid!) ?? [])
@@ -72,7 +63,7 @@ const showVolume = (cluster: LocalCluster, pod: KubeObject) => {
   }
 }
 
-const showPods = async (cluster: LocalCluster, pods: ReadonlyArray<KubeObject>) => {
+const showPods = (cluster: LocalCluster, pods: ReadonlyArray<KubeObject>) => {
   for (const pod of pods) {
     say(`  ${pod.metadata.name} on ${pod.spec.nodeName}:`)
     showVolume(cluster, pod)
@@ -106,16 +97,16 @@ const demo = async () => {
     await eventually("default ServiceAccount", () => cluster.kube.getOrUndefined(`/api/v1/namespaces/${NAMESPACE}/serviceaccounts/default`), WAIT)
     say("- creating StatefulSet kafka (2 replicas) with a listener volume of class external-stable (NodePort, pinned)")
     await cluster.kube.create(`/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets`, statefulSet)
-    const pods = [await readyPod(cluster, "kafka-0"), await readyPod(cluster, "kafka-1")]
+    const pods = [await readyPod(cluster.kube, NAMESPACE, "kafka-0"), await readyPod(cluster.kube, NAMESPACE, "kafka-1")]
     say("- each Pod finds its own node's address and the node ports in its volume:")
-    await showPods(cluster, pods)
+    showPods(cluster, pods)
     say("- the Listeners created per replica report the same addresses:")
     await showListeners(cluster)
 
     const victim = pods[0]!
     say(`- deleting ${victim.metadata.name} (on ${victim.spec.nodeName}); its volume is pinned to that node`)
     await cluster.kube.delete(`/api/v1/namespaces/${NAMESPACE}/pods/${victim.metadata.name}`)
-    const replacement = await readyPod(cluster, victim.metadata.name!, victim.metadata.uid)
+    const replacement = await readyPod(cluster.kube, NAMESPACE, victim.metadata.name!, victim.metadata.uid)
     say(`  ${replacement.metadata.name} is back on ${replacement.spec.nodeName} with the same address:`)
     showVolume(cluster, replacement)
     say("- done; stopping everything")

@@ -4,8 +4,9 @@
  * one Unix socket, beside which the external-provisioner sidecar runs.
  *
  * Every replica serves CSI (the provisioner sidecar elects its own leader) and keeps the
- * controller's caches warm; only the leader reconciles Listeners. Presets are created by whichever replica starts, which is
- * safe because they are only ever created, never updated.
+ * controller's caches warm; only the leader reconciles Listeners. Presets are created by
+ * whichever replica starts, which is safe because they are only ever created, never
+ * updated.
  */
 import { Effect, Layer, Schedule } from "effect"
 import type { ListenerClassPreset } from "../../domain/constants.ts"

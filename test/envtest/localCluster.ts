@@ -26,7 +26,7 @@ import type { NodeAddress } from "./fakeNodes.ts"
 import { startKubelet } from "./kubelet.ts"
 import type { Kubelet } from "./kubelet.ts"
 import { eventually } from "./kubeClient.ts"
-import type { KubeClient } from "./kubeClient.ts"
+import type { KubeClient, KubeObject } from "./kubeClient.ts"
 import { spawnTracked } from "./processes.ts"
 import type { TrackedProcess } from "./processes.ts"
 
@@ -92,6 +92,16 @@ export async function startRoles(options: RolesOptions): Promise<Roles> {
   }
   return { stop: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
 }
+
+export const isPodReady = (pod: KubeObject | undefined): boolean =>
+  ((pod?.status?.conditions ?? []) as Array<{ type: string; status: string }>).some((c) => c.type === "Ready" && c.status === "True")
+
+/** Wait for Pod `name` to be Ready; with `notUid`, only a new Pod of that name counts (a replacement). */
+export const readyPod = (kube: KubeClient, namespace: string, name: string, notUid?: string): Promise<KubeObject> =>
+  eventually(`Pod ${namespace}/${name} ready`, async () => {
+    const pod = await kube.getOrUndefined(`/api/v1/namespaces/${namespace}/pods/${name}`)
+    return pod !== undefined && pod.metadata.uid !== notUid && isPodReady(pod) ? pod : undefined
+  }, WAIT)
 
 const perNode = (table: Readonly<Record<string, string>>, node: string): string => {
   const found = table[node]

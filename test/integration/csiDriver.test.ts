@@ -13,7 +13,7 @@ import { connectCsi, CsiCallError } from "../envtest/csiClient.ts";
 import { createFakeNode } from "../envtest/fakeNodes.ts";
 import type { Kubelet } from "../envtest/kubelet.ts";
 import { createNamespace, eventually, type KubeClient, type KubeObject } from "../envtest/kubeClient.ts";
-import { startLocalCluster, type LocalCluster } from "../envtest/localCluster.ts";
+import { isPodReady, readyPod as readyPodIn, startLocalCluster, type LocalCluster } from "../envtest/localCluster.ts";
 
 const log = process.env["ENVTEST_LOG"] !== undefined ? (l: string) => console.error(l) : undefined;
 const NS = "csi-e2e";
@@ -48,13 +48,7 @@ describe("CSI driver on the real control plane", { timeout: 1_500_000 }, () => {
   // ---- helpers -----------------------------------------------------------------------
 
   const pod = (name: string) => kube.get(`/api/v1/namespaces/${NS}/pods/${name}`);
-  const isReady = (p: KubeObject): boolean =>
-    ((p.status?.conditions ?? []) as Array<{ type: string; status: string }>).some((c) => c.type === "Ready" && c.status === "True");
-  const readyPod = (name: string, uidOtherThan?: string) =>
-    eventually(`Pod ${name} ready`, async () => {
-      const p = await kube.getOrUndefined(`/api/v1/namespaces/${NS}/pods/${name}`);
-      return p !== undefined && p.metadata.uid !== uidOtherThan && isReady(p) ? p : undefined;
-    }, WAIT);
+  const readyPod = (name: string, uidOtherThan?: string) => readyPodIn(kube, NS, name, uidOtherThan);
   const listener = (name: string) => kube.get(`${LISTENERS}/namespaces/${NS}/listeners/${name}`);
 
   /** The published target path of a Pod's volume, from the kubelet stand-in of its node. */
@@ -249,7 +243,7 @@ describe("CSI driver on the real control plane", { timeout: 1_500_000 }, () => {
     assert.equal(answer.code, 14, answer.message); // UNAVAILABLE: the kubelet retries
     assert.match(answer.message, /Listener csi-e2e\/lb has no addresses yet/);
     assert.deepEqual(readdirSync(probeDir), []);
-    assert.equal(isReady(await pod("lb-0")), false);
+    assert.equal(isPodReady(await pod("lb-0")), false);
 
     await kube.patch(`/api/v1/namespaces/${NS}/services/lb/status`, { status: { loadBalancer: { ingress: [{ ip: "203.0.113.5" }] } } }, "merge");
     const ready = await readyPod("lb-0");
