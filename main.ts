@@ -7,7 +7,7 @@
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { Cause, Config, Effect, Exit, Layer, Option, Runtime } from "effect"
 import { Command, Flag, GlobalFlag } from "effect/cli"
-import { KubeApiHttp } from "./adapters/KubeApiHttp.ts"
+import { KubeApiHttp, OPERATOR_VERSION } from "./adapters/KubeApiHttp.ts"
 import { DEFAULT_CLUSTER_DOMAIN, DEFAULT_LISTENER_CLASS_PRESET, LISTENER_CLASS_PRESETS } from "./domain/constants.ts"
 import { crdYaml } from "./k8s/crds.ts"
 import type { KubeApi } from "./effects/KubeApi.ts"
@@ -16,9 +16,8 @@ import type { LogFormat } from "./k8s/operability/logging.ts"
 import { probeServerLayer, Readiness } from "./k8s/operability/probes.ts"
 import { controllerRoleLayer } from "./k8s/roles/controllerRole.ts"
 import { nodeRoleLayer } from "./k8s/roles/nodeRole.ts"
-import packageJson from "./package.json" with { type: "json" }
 
-const VERSION = packageJson.version
+const VERSION = OPERATOR_VERSION
 
 const csiEndpoint = Flag.String("csi-endpoint").pipe(
   Flag.withDescription("Unix socket to serve CSI on (a path, or unix:// + absolute path)"),

@@ -21,12 +21,14 @@ import { makeTransport } from "./http/request.ts"
 import type { SocketStats } from "./http/request.ts"
 import type { RequestStats } from "./http/stats.ts"
 
+import packageJson from "../package.json" with { type: "json" }
+
 export { KubeConfigError } from "./http/kubeconfig.ts"
 export type { RequestStats } from "./http/stats.ts"
 export type { SocketStats } from "./http/request.ts"
 
-/** The operator's version as sent in the User-Agent header. */
-export const OPERATOR_VERSION = "0.1.0"
+/** The operator's version (package.json's) as sent in the User-Agent header. */
+export const OPERATOR_VERSION: string = packageJson.version
 
 export interface KubeApiHttpOptions {
   /** Default `listener-operator/<version>`. */
