@@ -6,7 +6,7 @@
  */
 import { Schema } from "effect"
 import { stringify } from "yaml"
-import { LISTENER_VERSION } from "../domain/constants.ts"
+import { LISTENER_VERSION, MAX_LABEL_VALUE_LENGTH } from "../domain/constants.ts"
 import { Kinds, resourceKeyOf, type ResourceKind } from "../domain/kinds.ts"
 import { Listener } from "../domain/listener.ts"
 import { ListenerClass } from "../domain/listenerClass.ts"
@@ -76,6 +76,8 @@ interface CrdInput {
   readonly singular: string
   readonly statusSubresource: boolean
   readonly printerColumns: ReadonlyArray<PrinterColumn>
+  /** CEL rules on the whole object (`x-kubernetes-validations` at the root). */
+  readonly rootValidations?: ReadonlyArray<{ readonly rule: string; readonly message: string }>
 }
 
 const crdOf = (input: CrdInput): CustomResourceDefinition => ({
@@ -95,7 +97,12 @@ const crdOf = (input: CrdInput): CustomResourceDefinition => ({
       name: LISTENER_VERSION,
       served: true,
       storage: true,
-      schema: { openAPIV3Schema: objectSchemaOf(input.kind, input.schema) },
+      schema: {
+        openAPIV3Schema: {
+          ...objectSchemaOf(input.kind, input.schema),
+          ...(input.rootValidations !== undefined ? { "x-kubernetes-validations": input.rootValidations } : {})
+        }
+      },
       ...(input.statusSubresource ? { subresources: { status: {} } } : {}),
       additionalPrinterColumns: input.printerColumns
     }]
@@ -120,6 +127,11 @@ export const crdManifests = (): ReadonlyArray<CustomResourceDefinition> => [
     schema: Listener,
     singular: "listener",
     statusSubresource: true,
+    // The name is a label value on the Service, the Pods and the PVs: refuse what cannot be one.
+    rootValidations: [{
+      rule: `size(self.metadata.name) <= ${MAX_LABEL_VALUE_LENGTH}`,
+      message: `metadata.name must be at most ${MAX_LABEL_VALUE_LENGTH} characters: a Listener's name is used as a label value`
+    }],
     // The API server prints only the first match of an array path, so Addresses shows the
     // first (default) address.
     printerColumns: [

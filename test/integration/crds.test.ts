@@ -173,6 +173,20 @@ test("every invalid sample is refused with Invalid naming its field", async () =
   assert.deepEqual(mismatches, [])
 })
 
+test("a Listener whose name cannot be a label value is refused at admission; 63 characters are accepted", async () => {
+  const listener = (name: string): KubeObject => ({
+    apiVersion: "listeners.stackable.tech/v1alpha1",
+    kind: "Listener",
+    metadata: { name, namespace: NAMESPACE },
+    spec: { className: "cluster-internal" }
+  })
+  const error = await failure((api) => api.create(Kinds.Listener, listener(`long-${"x".repeat(59)}`)))
+  assert.equal(error.reason, "Invalid")
+  assert.match(error.message, /metadata\.name must be at most 63 characters/)
+  const accepted = await run((api) => api.create(Kinds.Listener, listener(`long-${"x".repeat(58)}`)))
+  assert.equal(accepted.metadata.name?.length, 63)
+})
+
 test("kubectl explain shows the schema's descriptions", async () => {
   const listenerCrd = crdManifests().find((c) => c.spec.names.kind === "Listener")!
   const schema = listenerCrd.spec.versions[0]!.schema.openAPIV3Schema as {

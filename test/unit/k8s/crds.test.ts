@@ -133,6 +133,14 @@ test("every node of every CRD schema follows the structural-schema rules", () =>
   }
 })
 
+test("the Listener CRD refuses names that cannot be label values (CEL rule at the root)", () => {
+  assert.deepEqual(schemaOf("Listener")["x-kubernetes-validations"], [{
+    rule: "size(self.metadata.name) <= 63",
+    message: "metadata.name must be at most 63 characters: a Listener's name is used as a label value"
+  }])
+  assert.equal(schemaOf("ListenerClass")["x-kubernetes-validations"], undefined)
+})
+
 test("free-form nodes are exactly the overrides", () => {
   const freeForm = crds.flatMap((crd) =>
     walk(crd.spec.versions[0]!.schema.openAPIV3Schema)
