@@ -5,6 +5,7 @@
 import { Effect } from "effect"
 import { TOPOLOGY_KEY_HOSTNAME } from "../domain/constants.ts"
 import { VolumePublisher } from "./programs.ts"
+import { publishRequestShape } from "./publishRequestShape.ts"
 import type { NodeGetCapabilitiesResponse, NodeGetInfoResponse } from "./proto.ts"
 import { decodeNodePublishVolume, decodeNodeUnpublishVolume } from "./requests.ts"
 import type { NodeService } from "./server.ts"
@@ -32,7 +33,12 @@ export const makeNodeService = (config: NodeServiceConfig): Effect.Effect<NodeSe
       name: "Node",
       handlers: {
         NodePublishVolume: (request) =>
-          decodeNodePublishVolume(request).pipe(Effect.flatMap(publisher.publish), Effect.as({})),
+          Effect.logDebug("NodePublishVolume request").pipe(
+            Effect.annotateLogs({ shape: publishRequestShape(request) }),
+            Effect.andThen(decodeNodePublishVolume(request)),
+            Effect.flatMap(publisher.publish),
+            Effect.as({})
+          ),
         NodeUnpublishVolume: (request) =>
           decodeNodeUnpublishVolume(request).pipe(Effect.flatMap(publisher.unpublish), Effect.as({})),
         NodeGetCapabilities: () => Effect.succeed(nodeCapabilities),

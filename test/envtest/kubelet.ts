@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, rm, rmdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { NodePublishVolumeRequest } from "../../csi/proto.ts";
 import { connectCsi, CsiCallError, type CsiClient } from "./csiClient.ts";
 import { isNotFound, KubeError, type KubeClient, type KubeObject, type WatchEvent } from "./kubeClient.ts";
 
@@ -46,6 +47,8 @@ export interface Kubelet {
   readonly published: ReadonlyMap<string, readonly PublishedVolume[]>;
   /** Warning events this stand-in recorded (also written to the API as Events). */
   readonly events: readonly RecordedEvent[];
+  /** Every NodePublishVolume request sent, in order (compared with the real kubelet's in test/e2e). */
+  readonly publishRequests: readonly NodePublishVolumeRequest[];
   stop(): Promise<void>;
 }
 
@@ -111,6 +114,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<Kubelet> {
   const csi: CsiClient = connectCsi(opts.socketPath);
   const pods = new Map<string, PodState>();
   const published = new Map<string, PublishedVolume[]>();
+  const publishRequests: NodePublishVolumeRequest[] = [];
   const events: RecordedEvent[] = [];
   const abort = new AbortController();
   let stopped = false;
@@ -299,6 +303,8 @@ export async function startKubelet(opts: KubeletOptions): Promise<Kubelet> {
       secrets,
       volume_context: volumeContext,
     };
+    // The mode strings come from ACCESS_MODES, which holds only CSI access mode names.
+    publishRequests.push(request as NodePublishVolumeRequest);
     try {
       await csi.call("Node", "NodePublishVolume", request, callTimeoutMs);
     } catch (e) {
@@ -564,6 +570,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<Kubelet> {
   log(`kubelet stand-in for node ${nodeName} started (driver ${driverName}, socket ${opts.socketPath})`);
   return {
     published,
+    publishRequests,
     events,
     stop: async () => {
       if (stopped) return;
