@@ -1,16 +1,28 @@
 /**
  * Putting a planned volume file tree (`domain/volumeTree.ts`) at a CSI target path so that
- * a reader never sees a half-written tree, and publishing again converges.
+ * a reader never sees a half-written tree, publishing again converges, and a running
+ * container keeps seeing the current tree.
  *
- * How: the tree is built in a staging directory next to the target (same parent, so the
- * same filesystem and `rename` is atomic), then renamed into place. When a tree is already
- * there, it is compared first: an identical tree is left alone (the common re-publish after
- * a kubelet restart, with the Pod's containers already bind-mounting the target). A
- * different one is renamed aside, the new one renamed in, and the old one removed; between
- * the two renames the target is briefly absent, never partial.
+ * Why the swap happens inside the target: the container runtime bind-mounts the target
+ * directory into the Pod, so the container holds that directory's inode. Replacing the
+ * target by a rename (our first design) left a running container looking at the old,
+ * deleted directory — after a kubelet restart with changed addresses it saw an empty
+ * /listener. So the target directory is created once and never replaced; its contents are
+ * versioned, as Kubernetes' own atomic writer does for projected volumes:
  *
- * The staging and retired names are fixed (`.<target>.publishing`, `.<target>.retired`) so
- * leftovers of a crash are found and removed by the next publish or unpublish.
+ *     <target>/..v<N>/…                     the complete tree of version N
+ *     <target>/..data -> ..v<N>             the live version (swapped by rename)
+ *     <target>/addresses -> ..data/addresses
+ *     <target>/default-address -> ..data/default-address
+ *
+ * Readers go through the top-level links (the upstream layout: `default-address/address`,
+ * `addresses/<a>/ports/<p>`), so every path they resolve lands in one complete version.
+ * A new version is written beside the live one, `..data_tmp` is pointed at it and renamed
+ * over `..data` (atomic), then the old version is removed. An identical tree is left alone:
+ * re-publishing after a kubelet restart writes nothing.
+ *
+ * Leftovers of a crash (a half-written version, a stale `..data_tmp`) are removed by the
+ * next publish; `removeVolumeTree` removes the target with everything in it.
  */
 import { Effect } from "effect"
 import type { VolumeEntry } from "../domain/volumeTree.ts"
@@ -18,17 +30,28 @@ import { VolumeFs } from "./VolumeFs.ts"
 import type { VolumeFsError } from "./VolumeFs.ts"
 import { VolumeTreeWriteFailed } from "./volumeErrors.ts"
 
+/** The live-version link and its temporary twin. */
+export const DATA_LINK = "..data"
+const DATA_LINK_TMP = "..data_tmp"
+const VERSION_PREFIX = "..v"
+
+const join = (dir: string, name: string): string => (dir.endsWith("/") ? `${dir}${name}` : `${dir}/${name}`)
+
 const splitPath = (path: string): { readonly parent: string; readonly base: string } => {
   const slash = path.lastIndexOf("/")
   return { parent: slash <= 0 ? "/" : path.slice(0, slash), base: path.slice(slash + 1) }
 }
 
-const join = (dir: string, name: string): string => (dir.endsWith("/") ? `${dir}${name}` : `${dir}/${name}`)
-
-/** The sibling paths used while swapping a tree in at `targetPath`. */
-export const siblingPaths = (targetPath: string): { readonly staging: string; readonly retired: string } => {
+/** Staging/retired siblings of the first design; removed when found (upgrades, crashes). */
+const legacySiblings = (targetPath: string): ReadonlyArray<string> => {
   const { parent, base } = splitPath(targetPath)
-  return { staging: join(parent, `.${base}.publishing`), retired: join(parent, `.${base}.retired`) }
+  return [join(parent, `.${base}.publishing`), join(parent, `.${base}.retired`)]
+}
+
+const versionNumber = (name: string): number | undefined => {
+  if (!name.startsWith(VERSION_PREFIX)) return undefined
+  const digits = name.slice(VERSION_PREFIX.length)
+  return /^[0-9]+$/u.test(digits) ? Number(digits) : undefined
 }
 
 const entryKey = (entry: VolumeEntry): string =>
@@ -67,34 +90,98 @@ const sameTree = (a: ReadonlyArray<VolumeEntry>, b: ReadonlyArray<VolumeEntry>):
   return b.every((entry) => keys.has(entryKey(entry)))
 }
 
+/** The names a reader sees at the top of the volume: the first component of every entry. */
+const topLevelNames = (entries: ReadonlyArray<VolumeEntry>): ReadonlySet<string> =>
+  new Set(entries.map((entry) => entry.path.split("/")[0]!))
+
 /** What happened at the target: a new tree, a replaced tree, or nothing (already the same). */
 export type TreeWriteOutcome = "created" | "replaced" | "unchanged"
 
-/** Make the directory at `targetPath` hold exactly `entries`. */
+/** The target's live version (`..v<N>` behind `..data`), if it has the versioned layout. */
+const liveVersion = (targetPath: string): Effect.Effect<string | undefined, VolumeFsError, VolumeFs> =>
+  Effect.gen(function*() {
+    const fs = yield* VolumeFs
+    const link = join(targetPath, DATA_LINK)
+    if ((yield* fs.entryType(link)) !== "symlink") return undefined
+    const version = yield* fs.readLink(link)
+    return versionNumber(version) !== undefined && (yield* fs.entryType(join(targetPath, version))) === "directory"
+      ? version
+      : undefined
+  })
+
+/**
+ * Point each top-level name at `..data/<name>` and remove top-level entries the plan no
+ * longer has. A plain directory left by the first design's layout cannot be replaced by a
+ * link atomically: it is removed first, so during that one-time conversion a reader may
+ * briefly find that one name missing (never a partial tree).
+ */
+const linkTopLevel = (targetPath: string, names: ReadonlySet<string>): Effect.Effect<void, VolumeFsError, VolumeFs> =>
+  Effect.gen(function*() {
+    const fs = yield* VolumeFs
+    for (const name of names) {
+      const path = join(targetPath, name)
+      const wanted = `${DATA_LINK}/${name}`
+      const type = yield* fs.entryType(path)
+      if (type === "symlink" && (yield* fs.readLink(path)) === wanted) continue
+      if (type === "directory") yield* fs.removeTree(path)
+      const tmp = join(targetPath, `..${name}_tmp`)
+      yield* fs.removeTree(tmp)
+      yield* fs.symlink(wanted, tmp)
+      yield* fs.rename(tmp, path)
+    }
+    for (const name of yield* fs.readDir(targetPath)) {
+      if (!name.startsWith("..") && !names.has(name)) yield* fs.removeTree(join(targetPath, name))
+    }
+  })
+
+/** Remove every version but `keep`, stale temporaries, and the first design's siblings. */
+const removeLeftovers = (targetPath: string, keep: string): Effect.Effect<void, VolumeFsError, VolumeFs> =>
+  Effect.gen(function*() {
+    const fs = yield* VolumeFs
+    for (const name of yield* fs.readDir(targetPath)) {
+      const stale = (versionNumber(name) !== undefined && name !== keep) || (name.startsWith("..") && name.endsWith("_tmp"))
+      if (stale) yield* fs.removeTree(join(targetPath, name))
+    }
+    for (const sibling of legacySiblings(targetPath)) yield* fs.removeTree(sibling)
+  })
+
+/** Make the directory at `targetPath` present exactly `entries` to readers. */
 export const writeVolumeTree = (
   targetPath: string,
   entries: ReadonlyArray<VolumeEntry>
 ): Effect.Effect<TreeWriteOutcome, VolumeTreeWriteFailed, VolumeFs> =>
   Effect.gen(function*() {
     const fs = yield* VolumeFs
-    const { staging, retired } = siblingPaths(targetPath)
     const step = (name: string) => (cause: VolumeFsError) => new VolumeTreeWriteFailed({ targetPath, step: name, cause })
+    const names = topLevelNames(entries)
 
     const existing = yield* Effect.mapError(fs.entryType(targetPath), step("inspect target"))
-    if (existing === "directory") {
-      const current = yield* Effect.mapError(readTree(targetPath), step("read current tree"))
+    if (existing !== undefined && existing !== "directory") {
+      // Not something a container can have mounted as this volume: start over.
+      yield* Effect.mapError(fs.removeTree(targetPath), step("remove non-directory target"))
+    }
+    if (existing !== "directory") yield* Effect.mapError(fs.mkdir(targetPath), step("create target"))
+
+    const hadTree = existing === "directory" &&
+      (yield* Effect.mapError(fs.readDir(targetPath), step("read current tree"))).length > 0
+    const live = hadTree ? yield* Effect.mapError(liveVersion(targetPath), step("read current tree")) : undefined
+    if (live !== undefined) {
+      const current = yield* Effect.mapError(readTree(join(targetPath, live)), step("read current tree"))
       if (sameTree(current, entries)) {
-        yield* Effect.mapError(Effect.andThen(fs.removeTree(staging), fs.removeTree(retired)), step("remove leftovers"))
+        yield* Effect.mapError(linkTopLevel(targetPath, names), step("link top-level entries"))
+        yield* Effect.mapError(removeLeftovers(targetPath, live), step("remove leftovers"))
         return "unchanged" as const
       }
     }
 
+    const version = `${VERSION_PREFIX}${live === undefined ? 1 : versionNumber(live)! + 1}`
+    const versionPath = join(targetPath, version)
     yield* Effect.mapError(
       Effect.gen(function*() {
-        yield* fs.removeTree(staging)
-        yield* fs.mkdir(staging)
+        yield* fs.removeTree(versionPath)
+        yield* fs.mkdir(versionPath)
         for (const entry of entries) {
-          const path = join(staging, entry.path)
+          const path = join(versionPath, entry.path)
           if (entry.type === "directory") yield* fs.mkdir(path)
           else if (entry.type === "file") yield* fs.writeFile(path, entry.contents)
           else yield* fs.symlink(entry.target, path)
@@ -102,34 +189,28 @@ export const writeVolumeTree = (
       }),
       step("prepare tree")
     )
-
-    if (existing === undefined) {
-      yield* Effect.mapError(fs.rename(staging, targetPath), step("move tree into place"))
-      yield* Effect.mapError(fs.removeTree(retired), step("remove leftovers"))
-      return "created" as const
-    }
     yield* Effect.mapError(
       Effect.gen(function*() {
-        yield* fs.removeTree(retired)
-        yield* fs.rename(targetPath, retired)
-        yield* fs.rename(staging, targetPath)
-        yield* fs.removeTree(retired)
+        const tmp = join(targetPath, DATA_LINK_TMP)
+        yield* fs.removeTree(tmp)
+        yield* fs.symlink(version, tmp)
+        yield* fs.rename(tmp, join(targetPath, DATA_LINK))
       }),
       step("swap tree in")
     )
-    return "replaced" as const
+    yield* Effect.mapError(linkTopLevel(targetPath, names), step("link top-level entries"))
+    yield* Effect.mapError(removeLeftovers(targetPath, version), step("remove leftovers"))
+    return hadTree ? ("replaced" as const) : ("created" as const)
   })
 
-/** Remove the tree at `targetPath` and any staging leftovers; an absent path is success. */
+/** Remove the tree at `targetPath` (the target itself included) and any leftovers; an absent path is success. */
 export const removeVolumeTree = (targetPath: string): Effect.Effect<void, VolumeTreeWriteFailed, VolumeFs> =>
   Effect.gen(function*() {
     const fs = yield* VolumeFs
-    const { staging, retired } = siblingPaths(targetPath)
     yield* Effect.mapError(
       Effect.gen(function*() {
         yield* fs.removeTree(targetPath)
-        yield* fs.removeTree(staging)
-        yield* fs.removeTree(retired)
+        for (const sibling of legacySiblings(targetPath)) yield* fs.removeTree(sibling)
       }),
       (cause) => new VolumeTreeWriteFailed({ targetPath, step: "remove target", cause })
     )

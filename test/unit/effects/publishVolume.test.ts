@@ -451,14 +451,14 @@ test("Pod without a volume for the PVC → PodVolumeNotFound", () =>
     assert.equal(yield* fs.entryType(TARGET), undefined)
   })))
 
-test("the target's parent is missing → VolumeTreeWriteFailed (prepare tree)", () =>
+test("the target's parent is missing → VolumeTreeWriteFailed (create target)", () =>
   runInCluster(Effect.gen(function*() {
     yield* seedCluster
     yield* createVolume({ pvcName: "data-web-0", volumeId: "pvc-1", annotations: { "listeners.stackable.tech/listener-class": CLASS.pinned } })
     yield* createPod({ name: "web-0", nodeName: "node-1", volumes: [{ name: "data", persistentVolumeClaim: { claimName: "data-web-0" } }] })
     yield* Effect.flip(publishVolume(classVolume()))
     yield* nodePortsReady
-    const error = yield* expectFailure(classVolume({ targetPath: "/nowhere/at/all/mount" }), "VolumeTreeWriteFailed", "INTERNAL", /prepare tree at \/nowhere\/at\/all\/mount/)
+    const error = yield* expectFailure(classVolume({ targetPath: "/nowhere/at/all/mount" }), "VolumeTreeWriteFailed", "INTERNAL", /create target at \/nowhere\/at\/all\/mount/)
     assert.equal(error._tag === "VolumeTreeWriteFailed" && error.cause.reason, "NotFound")
   })))
 

@@ -13,8 +13,8 @@ import type { VolumeFsError } from "../../../effects/VolumeFs.ts"
 export const runInCluster = <A, E>(effect: Effect.Effect<A, E, KubeApi | KubeApiMemory | VolumeFs>): Promise<void> =>
   Effect.runPromise(effect.pipe(Effect.asVoid, Effect.provide(Layer.merge(KubeApiMemory.layer(), VolumeFsMemory.layer))))
 
-/** `{ "addresses/": "dir", "addresses/x/address": "x", "default-address": "-> addresses/x" }`. */
-export const snapshotTree = (root: string): Effect.Effect<Record<string, string>, VolumeFsError, VolumeFs> =>
+/** Every entry under `root`, links not followed: `{ "a/": "dir", "a/x": "contents", "l": "-> target" }`. */
+const rawTree = (root: string): Effect.Effect<Record<string, string>, VolumeFsError, VolumeFs> =>
   Effect.gen(function*() {
     const fs = yield* VolumeFs
     const out: Record<string, string> = {}
@@ -31,5 +31,25 @@ export const snapshotTree = (root: string): Effect.Effect<Record<string, string>
         }
       })
     yield* walk("")
+    return out
+  })
+
+/**
+ * What a reader of the volume sees: `{ "addresses/": "dir", "addresses/x/address": "x",
+ * "default-address": "-> addresses/x" }`, read from the live version behind `..data`.
+ * A top-level entry that is not a link through `..data`, or a leftover version, shows up
+ * as its own key so that the assertions comparing whole trees fail.
+ */
+export const snapshotTree = (root: string): Effect.Effect<Record<string, string>, VolumeFsError, VolumeFs> =>
+  Effect.gen(function*() {
+    const fs = yield* VolumeFs
+    if ((yield* fs.entryType(`${root}/..data`)) !== "symlink") return yield* rawTree(root)
+    const live = yield* fs.readLink(`${root}/..data`)
+    const out: Record<string, string> = { ...(yield* rawTree(`${root}/${live}`)) }
+    for (const name of yield* fs.readDir(root)) {
+      if (name === "..data" || name === live) continue
+      const link = (yield* fs.entryType(`${root}/${name}`)) === "symlink" ? yield* fs.readLink(`${root}/${name}`) : undefined
+      if (link !== `..data/${name}`) out[`(top level) ${name}`] = link === undefined ? "not a link" : `-> ${link}`
+    }
     return out
   })

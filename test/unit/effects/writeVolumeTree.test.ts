@@ -1,6 +1,7 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs"
+import { spawn } from "node:child_process"
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, Layer } from "effect"
@@ -22,33 +23,134 @@ const second = entriesOf([{ address: "example.com", addressType: "Hostname", por
 const run = <A, E>(layer: Layer.Layer<VolumeFs>, effect: Effect.Effect<A, E, VolumeFs>) =>
   Effect.runPromise(Effect.provide(effect, layer))
 
-// On the real filesystem: rename semantics, symlinks and leftovers as the node plugin sees them.
-test("on disk: created, unchanged, replaced, removed; no leftovers next to the target", async () => {
+const withDir = async (body: (parent: string) => Promise<void>) => {
   const parent = mkdtempSync(join(tmpdir(), "volume-tree-"))
-  const target = join(parent, "mount")
   try {
+    await body(parent)
+  } finally {
+    rmSync(parent, { recursive: true, force: true })
+  }
+}
+
+// On the real filesystem: rename semantics, symlinks and leftovers as the node plugin sees them.
+test("on disk: created, unchanged, replaced, removed; readers see the upstream layout; no leftovers", () =>
+  withDir(async (parent) => {
+    const target = join(parent, "mount")
     assert.equal(await run(VolumeFsNode.layer, writeVolumeTree(target, first)), "created")
     assert.equal(readFileSync(join(target, "addresses", "10.0.0.1", "ports", "http"), "utf8"), "30080")
-    assert.equal(readlinkSync(join(target, "default-address")), "addresses/10.0.0.1")
     assert.equal(readFileSync(join(target, "default-address", "address"), "utf8"), "10.0.0.1")
+    assert.deepEqual(readdirSync(join(target, "default-address", "ports")), ["http"])
+    assert.equal(readlinkSync(join(target, "default-address")), "..data/default-address")
+    assert.equal(readlinkSync(join(target, "..data", "default-address")), "addresses/10.0.0.1")
     assert.equal(await run(VolumeFsNode.layer, writeVolumeTree(target, first)), "unchanged")
     assert.equal(await run(VolumeFsNode.layer, writeVolumeTree(target, second)), "replaced")
     assert.deepEqual(readdirSync(join(target, "addresses")), ["example.com"])
     assert.equal(readFileSync(join(target, "default-address", "ports", "admin"), "utf8"), "8443")
+    // One live version, its link, the two reader-facing links; nothing beside the target.
+    assert.deepEqual(readdirSync(target).sort(), ["..data", "..v2", "addresses", "default-address"])
     assert.deepEqual(readdirSync(parent), ["mount"])
     await run(VolumeFsNode.layer, removeVolumeTree(target))
     assert.deepEqual(readdirSync(parent), [])
-  } finally {
-    rmSync(parent, { recursive: true, force: true })
+  }))
+
+test("on disk: the target directory is never replaced, so a container's bind mount sees the new tree", () =>
+  withDir(async (parent) => {
+    const target = join(parent, "mount")
+    await run(VolumeFsNode.layer, writeVolumeTree(target, first))
+    const inode = statSync(target).ino
+    // A handle opened before the swap stands for what a running container has mounted.
+    const fd = openSync(target, "r")
+    try {
+      assert.equal(await run(VolumeFsNode.layer, writeVolumeTree(target, second)), "replaced")
+      assert.equal(statSync(target).ino, inode)
+      assert.equal(readFileSync(`/proc/self/fd/${fd}/default-address/address`, "utf8"), "example.com")
+      assert.deepEqual(readdirSync(`/proc/self/fd/${fd}/addresses`), ["example.com"])
+    } finally {
+      closeSync(fd)
+    }
+  }))
+
+test("on disk: a tree of the first layout (plain directory, no versions) is converted in place", () =>
+  withDir(async (parent) => {
+    const target = join(parent, "mount")
+    mkdirSync(join(target, "addresses", "10.0.0.1", "ports"), { recursive: true })
+    writeFileSync(join(target, "addresses", "10.0.0.1", "address"), "10.0.0.1")
+    writeFileSync(join(target, "addresses", "10.0.0.1", "ports", "http"), "30080")
+    symlinkSync("addresses/10.0.0.1", join(target, "default-address"))
+    mkdirSync(join(parent, ".mount.publishing"))
+    const inode = statSync(target).ino
+    assert.equal(await run(VolumeFsNode.layer, writeVolumeTree(target, first)), "replaced")
+    assert.equal(statSync(target).ino, inode)
+    assert.equal(readFileSync(join(target, "default-address", "ports", "http"), "utf8"), "30080")
+    assert.deepEqual(readdirSync(target).sort(), ["..data", "..v1", "addresses", "default-address"])
+    assert.deepEqual(readdirSync(parent), ["mount"])
+  }))
+
+test("on disk: leftovers of a crash (half-written version, stale ..data_tmp) are removed by the next publish", () =>
+  withDir(async (parent) => {
+    const target = join(parent, "mount")
+    await run(VolumeFsNode.layer, writeVolumeTree(target, first))
+    mkdirSync(join(target, "..v2", "addresses"), { recursive: true })
+    symlinkSync("..v2", join(target, "..data_tmp"))
+    assert.equal(await run(VolumeFsNode.layer, writeVolumeTree(target, first)), "unchanged")
+    assert.deepEqual(readdirSync(target).sort(), ["..data", "..v1", "addresses", "default-address"])
+    assert.equal(await run(VolumeFsNode.layer, writeVolumeTree(target, second)), "replaced")
+    assert.deepEqual(readdirSync(target).sort(), ["..data", "..v2", "addresses", "default-address"])
+  }))
+
+// A reader in another process, polling while the tree is swapped back and forth: every
+// address directory it lists has its address file and every port file of that address.
+const readerScript = `
+const fs = require("node:fs")
+const [target, until] = [process.argv[1], Number(process.argv[2])]
+let reads = 0, partial = 0
+while (Date.now() < until) {
+  try {
+    const addresses = fs.readdirSync(target + "/addresses")
+    for (const a of addresses) {
+      const address = fs.readFileSync(target + "/addresses/" + a + "/address", "utf8")
+      const ports = fs.readdirSync(target + "/addresses/" + a + "/ports").sort().join(",")
+      const expected = a === "10.0.0.1" ? "http" : "admin,http"
+      if (address !== a || ports !== expected) partial++
+    }
+    reads++
+  } catch (e) {
+    // A version removed between two reads of one walk is not a partial tree; count nothing.
+    if (e.code !== "ENOENT") partial++
   }
-})
+}
+process.stdout.write(JSON.stringify({ reads, partial }))
+`
+
+test("on disk: a reader polling during many swaps never sees a partial tree", () =>
+  withDir(async (parent) => {
+    const target = join(parent, "mount")
+    await run(VolumeFsNode.layer, writeVolumeTree(target, first))
+    const until = Date.now() + 1500
+    // Under Deno, process.execPath is deno; the reader is a plain Node script.
+    const node = "Deno" in globalThis ? "node" : process.execPath
+    const reader = spawn(node, ["-e", readerScript, target, String(until)], { stdio: ["ignore", "pipe", "inherit"] })
+    let output = ""
+    reader.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")))
+    const done = new Promise<void>((resolve) => reader.on("close", () => resolve()))
+    let swaps = 0
+    while (Date.now() < until) {
+      await run(VolumeFsNode.layer, writeVolumeTree(target, swaps % 2 === 0 ? second : first))
+      swaps++
+    }
+    await done
+    const { reads, partial } = JSON.parse(output) as { reads: number; partial: number }
+    assert.ok(swaps > 10, `swapped ${swaps} times`)
+    assert.ok(reads > 10, `reader walked the tree ${reads} times`)
+    assert.equal(partial, 0)
+  }))
 
 test("in memory: the same sequence; a missing parent fails naming the step and creates nothing", () =>
   run(
     VolumeFsMemory.layer,
     Effect.gen(function*() {
       const missing = yield* Effect.flip(writeVolumeTree("/nowhere/mount", first))
-      assert.equal(missing.step, "prepare tree")
+      assert.equal(missing.step, "create target")
       assert.equal(missing.cause.reason, "NotFound")
       const fs = yield* VolumeFs
       assert.equal(yield* fs.entryType("/nowhere"), undefined)
@@ -57,6 +159,8 @@ test("in memory: the same sequence; a missing parent fails naming the step and c
       assert.equal(yield* writeVolumeTree("/p/mount", first), "unchanged")
       assert.equal(yield* writeVolumeTree("/p/mount", second), "replaced")
       assert.deepEqual([...(yield* fs.readDir("/p/mount/addresses"))], ["example.com"])
+      assert.equal(yield* fs.readFile("/p/mount/default-address/ports/admin"), "8443")
+      assert.deepEqual([...(yield* fs.readDir("/p/mount"))].sort(), ["..data", "..v2", "addresses", "default-address"])
       yield* removeVolumeTree("/p/mount")
       assert.deepEqual([...(yield* fs.readDir("/p"))], [])
     })
