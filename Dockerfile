@@ -14,7 +14,7 @@ WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --ignore-scripts
 
-# Compile TypeScript to dist/ (plus csi/csi.proto, which the gRPC server loads at run
+# Compile TypeScript to dist/ (plus csi/*.proto, which the gRPC servers load at run
 # time). --ignore-scripts again: the build only needs typescript and @types/node, and
 # runs on this image's Node 24, not on the pinned `node` devDependency.
 FROM ${NODE_BUILD_IMAGE} AS build
@@ -24,7 +24,8 @@ RUN npm ci --ignore-scripts
 COPY . .
 RUN npm run build \
  && test -f dist/main.js \
- && test -f dist/csi/csi.proto
+ && test -f dist/csi/csi.proto \
+ && test -f dist/csi/registration.proto
 
 # Runtime: Node 24 and nothing else (no shell, no package manager), non-root (65532).
 # The chart runs the node role as root: it writes into the kubelet's pod directories.

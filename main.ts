@@ -97,10 +97,32 @@ const runNode = Command.make("node", {
     Flag.withDescription("The Kubernetes Node this plugin serves"),
     Flag.withFallbackConfig(Config.String("KUBERNETES_NODE_NAME"))
   ),
+  pluginRegistrationDir: Flag.String("plugin-registration-dir").pipe(
+    Flag.withDescription(
+      "The kubelet's plugins_registry directory: register with the kubelet from this process (no node-driver-registrar); unset: off"
+    ),
+    Flag.withFallbackConfig(Config.String("PLUGIN_REGISTRATION_DIR")),
+    Flag.optional
+  ),
+  kubeletRegistrationPath: Flag.String("kubelet-registration-path").pipe(
+    Flag.withDescription("The CSI socket's path as the kubelet sees it on the node (default: the CSI endpoint's path)"),
+    Flag.withFallbackConfig(Config.String("DRIVER_REG_SOCK_PATH")),
+    Flag.optional
+  ),
   logFormat,
   probePort
 }, (flags) =>
-  launchRole(nodeRoleLayer({ csiEndpoint: flags.csiEndpoint, nodeName: flags.nodeName, vendorVersion: VERSION }), {
+  launchRole(nodeRoleLayer({
+    csiEndpoint: flags.csiEndpoint,
+    nodeName: flags.nodeName,
+    vendorVersion: VERSION,
+    registration: Option.isSome(flags.pluginRegistrationDir)
+      ? {
+        registrationDir: flags.pluginRegistrationDir.value,
+        kubeletCsiEndpoint: Option.getOrElse(flags.kubeletRegistrationPath, () => flags.csiEndpoint.replace(/^unix:\/\//u, ""))
+      }
+      : undefined
+  }), {
     port: flags.probePort,
     format: flags.logFormat
   }))

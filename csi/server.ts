@@ -14,11 +14,10 @@
  * status of `status.ts`, a defect becomes INTERNAL, an interruption UNAVAILABLE; nothing
  * escapes to crash the process. RPCs without a handler answer UNIMPLEMENTED (grpc-js).
  */
-import { Server, ServerCredentials, status } from "@grpc/grpc-js"
+import { Server, status } from "@grpc/grpc-js"
 import type { sendUnaryData, ServerUnaryCall, UntypedServiceImplementation } from "@grpc/grpc-js"
-import { Cause, Clock, Duration, Effect, Exit, FiberSet, Option, Result } from "effect"
+import { Cause, Clock, Duration, Effect, Exit, FiberSet, Result } from "effect"
 import type { Fiber, Scope } from "effect"
-import { chmod } from "node:fs/promises"
 import { loadCsiPackage, rpcPath, serviceDefinition } from "./proto.ts"
 import type {
   ControllerGetCapabilitiesRequest,
@@ -45,7 +44,8 @@ import type {
   ValidateVolumeCapabilitiesRequest,
   ValidateVolumeCapabilitiesResponse
 } from "./proto.ts"
-import { CsiServerError, inspectPath, ioError, removeOwnSocket, removeStaleSocket, socketPathOf } from "./socket.ts"
+import { serveOnSocket } from "./grpcSocket.ts"
+import { CsiServerError, socketPathOf } from "./socket.ts"
 import { callStatusOf, defectStatus, statusName } from "./status.ts"
 import type { CallStatus, CsiError } from "./status.ts"
 
@@ -108,36 +108,6 @@ export interface CsiServer {
   readonly socketPath: string
   readonly services: ReadonlyArray<CsiServiceName>
 }
-
-const bind = (server: Server, path: string, endpoint: string): Effect.Effect<void, CsiServerError> =>
-  Effect.callback<void, CsiServerError>((resume) => {
-    server.bindAsync(`unix://${path}`, ServerCredentials.createInsecure(), (error) => {
-      resume(
-        error === null
-          ? Effect.void
-          : Effect.fail(new CsiServerError({ reason: "Bind", endpoint, message: `cannot listen on ${path}: ${error.message}`, cause: error }))
-      )
-    })
-  })
-
-/** Graceful first; after `timeout`, cancel whatever is still running. */
-const shutdown = (server: Server, timeout: Duration.Duration): Effect.Effect<void> =>
-  Effect.callback<void>((resume) => {
-    server.tryShutdown(() => resume(Effect.void))
-  }).pipe(
-    Effect.interruptible,
-    Effect.timeoutOption(timeout),
-    Effect.flatMap((graceful) =>
-      Option.isSome(graceful)
-        ? Effect.void
-        : Effect.andThen(
-          Effect.logWarning("CSI calls still running at shutdown; cancelling them").pipe(
-            Effect.annotateLogs({ timeout: Duration.format(timeout) })
-          ),
-          Effect.sync(() => server.forceShutdown())
-        )
-    )
-  )
 
 type Run<R> = (effect: Effect.Effect<void, never, R>) => Fiber.Fiber<void, never>
 
@@ -239,24 +209,11 @@ export const serveCsi = <R>(options: CsiServerOptions<R>): Effect.Effect<CsiServ
     // Created before the server, so it closes after it: graceful shutdown lets running
     // calls finish, then whatever is left is interrupted here.
     const run: Run<R> = yield* FiberSet.makeRuntime<R, void, never>()
-    yield* removeStaleSocket(socketPath, endpoint)
-
     const server = new Server()
     for (const service of options.services) {
       server.addService(serviceDefinition(pkg, service.name), implementationOf(service, run))
     }
-    const bound = yield* Effect.acquireRelease(
-      Effect.andThen(bind(server, socketPath, endpoint), inspectPath(socketPath, endpoint)),
-      (identity) =>
-        Effect.andThen(
-          shutdown(server, timeout),
-          Option.isSome(identity) ? removeOwnSocket(socketPath, endpoint, identity.value) : Effect.void
-        ).pipe(Effect.andThen(Effect.logInfo("CSI endpoint closed").pipe(Effect.annotateLogs({ socket: socketPath }))))
-    )
-    if (Option.isNone(bound) || !bound.value.isSocket) {
-      return yield* new CsiServerError({ reason: "Bind", endpoint, message: `no socket appeared at ${socketPath} after listening` })
-    }
-    yield* Effect.tryPromise({ try: () => chmod(socketPath, 0o600), catch: ioError(endpoint, `cannot chmod 0600 ${socketPath}`) })
+    yield* serveOnSocket({ server, socketPath, endpoint, shutdownTimeout: timeout, what: "CSI endpoint" })
 
     const services = options.services.map((service) => service.name)
     yield* Effect.logInfo("CSI endpoint ready").pipe(Effect.annotateLogs({ socket: socketPath, services: services.join(",") }))

@@ -1,12 +1,14 @@
 /**
  * The node role (`run node`): the CSI Identity + Node services for one Kubernetes Node, on
- * the socket that node-driver-registrar announces to the kubelet. It writes each listener
- * volume's file tree straight into the kubelet's target path (no mount is involved).
+ * the socket that node-driver-registrar announces to the kubelet — or, when configured,
+ * that this role announces itself (csi/registration.ts). It writes each listener volume's
+ * file tree straight into the kubelet's target path (no mount is involved).
  */
 import { Effect, Layer } from "effect"
 import type { KubeApi } from "../../effects/KubeApi.ts"
 import { VolumeFsNode } from "../../adapters/VolumeFsNode.ts"
 import { makeNodeService } from "../../csi/nodeService.ts"
+import { serveRegistration } from "../../csi/registration.ts"
 import { VolumePublisherLive } from "../../csi/volumePrograms.ts"
 import { Readiness } from "../operability/probes.ts"
 import { serveRoleCsi } from "./serveRoleCsi.ts"
@@ -16,7 +18,27 @@ export interface NodeRoleConfig {
   /** The Node this plugin serves (KUBERNETES_NODE_NAME); also its CSI node id. */
   readonly nodeName: string
   readonly vendorVersion: string
+  /** Register with the kubelet's plugin watcher ourselves (no node-driver-registrar sidecar). */
+  readonly registration?: {
+    /** The kubelet's plugins_registry directory as this process sees it. */
+    readonly registrationDir: string
+    /** The CSI socket path as the kubelet sees it on the node. */
+    readonly kubeletCsiEndpoint: string
+  } | undefined
 }
+
+const READY_REGISTRATION = "kubelet-registration"
+
+/** Serve the registration socket; not ready until the kubelet reports the plugin registered. */
+const registerWithKubelet = (registration: NonNullable<NodeRoleConfig["registration"]>) =>
+  Effect.gen(function*() {
+    const readiness = yield* Readiness
+    yield* readiness.register(READY_REGISTRATION)
+    yield* serveRegistration({
+      ...registration,
+      onStatus: (verdict) => verdict.registered ? readiness.markReady(READY_REGISTRATION) : readiness.markNotReady(READY_REGISTRATION)
+    })
+  })
 
 export const nodeRoleLayer = (config: NodeRoleConfig): Layer.Layer<never, unknown, KubeApi | Readiness> =>
   Layer.effectDiscard(Effect.gen(function*() {
@@ -25,4 +47,6 @@ export const nodeRoleLayer = (config: NodeRoleConfig): Layer.Layer<never, unknow
     }
     const node = yield* makeNodeService({ nodeName: config.nodeName })
     yield* serveRoleCsi({ endpoint: config.csiEndpoint, vendorVersion: config.vendorVersion, service: node })
+    // After the CSI socket: the kubelet dials it as soon as it learns of it.
+    if (config.registration !== undefined) yield* registerWithKubelet(config.registration)
   })).pipe(Layer.provide(VolumePublisherLive), Layer.provide(VolumeFsNode.layer))

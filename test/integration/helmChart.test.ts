@@ -296,6 +296,25 @@ test("node DaemonSet: `run node` on the kubelet's plugin socket, registered by n
   assert.equal(daemonSet.spec.template.spec.serviceAccountName, `${RELEASE}-node`)
 })
 
+test("node.registration=builtin: one container registers itself with the kubelet, no registrar sidecar", async () => {
+  const objects = await render("node.registration=builtin", "kubeletDir=/var/lib/k0s/kubelet", "metricsPort=9090")
+  const daemonSet = find<Workload>(objects, "DaemonSet", `${RELEASE}-node`)
+  assert.deepEqual(daemonSet.spec.template.spec.containers.map((c) => c.name), ["node"])
+  const node = container(daemonSet, "node")
+  assert.deepEqual(mountOf(daemonSet, node, "/registration").hostPath, { path: "/var/lib/k0s/kubelet/plugins_registry/", type: "Directory" })
+  assert.equal(envValue(node, "PLUGIN_REGISTRATION_DIR").value, "/registration")
+  // The kubelet dials the CSI socket at its host path: the plugin dir mounted at /csi.
+  assert.equal(envValue(node, "DRIVER_REG_SOCK_PATH").value, `${mountOf(daemonSet, node, "/csi").hostPath?.path}csi.sock`)
+  assert.equal(envValue(node, "METRICS_PORT").value, "9090")
+  assert.equal(node.readinessProbe?.httpGet?.path, "/readyz")
+  assert.equal(node.livenessProbe?.httpGet?.path, "/healthz")
+  assert.equal(node.ports?.find((p) => p.name === "probes")?.containerPort, 9090)
+  // The default stays the upstream sidecar.
+  const sidecar = find<Workload>(rendered, "DaemonSet", `${RELEASE}-node`)
+  assert.deepEqual(sidecar.spec.template.spec.containers.map((c) => c.name), ["node", "node-driver-registrar"])
+  assert.equal(container(sidecar, "node").env?.some((e) => e.name === "PLUGIN_REGISTRATION_DIR"), false)
+})
+
 test("values move the kubelet dir, the metrics port and the preset", async () => {
   const objects = await render("kubeletDir=/var/lib/k0s/kubelet/", "metricsPort=9090", "preset=none", "image.tag=1.2.3")
   const daemonSet = find<Workload>(objects, "DaemonSet", `${RELEASE}-node`)
@@ -314,7 +333,7 @@ test("values move the kubelet dir, the metrics port and the preset", async () =>
 })
 
 test("values outside the schema are refused, naming the value", async () => {
-  for (const [value, field] of [["preset=bogus", "preset"], ["logFormat=xml", "logFormat"], ["kubeletDir=relative/dir", "kubeletDir"]] as const) {
+  for (const [value, field] of [["preset=bogus", "preset"], ["logFormat=xml", "logFormat"], ["kubeletDir=relative/dir", "kubeletDir"], ["node.registration=both", "registration"]] as const) {
     const run = await helm(["template", RELEASE, CHART, "--set", value])
     assert.notEqual(run.code, 0, `helm template --set ${value} should fail`)
     assert.match(run.stderr, new RegExp(field), `the error should name ${field}: ${run.stderr}`)
