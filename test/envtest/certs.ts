@@ -95,8 +95,8 @@ export interface PlaneCerts {
   readonly serviceAccount: { keyPath: string; pubPath: string };
 }
 
-/** Everything one control plane needs, in `dir`. */
-export async function makePlaneCerts(dir: string): Promise<PlaneCerts> {
+/** Everything one control plane needs, in `dir`; `extraIps` join the serving certificate's SANs. */
+export async function makePlaneCerts(dir: string, extraIps: readonly string[] = []): Promise<PlaneCerts> {
   const [serverCa, clientCa, serviceAccount] = await Promise.all([
     makeCa(dir, "server-ca", "envtest-server-ca"),
     makeCa(dir, "client-ca", "envtest-client-ca"),
@@ -107,7 +107,7 @@ export async function makePlaneCerts(dir: string): Promise<PlaneCerts> {
       cn: "kube-apiserver",
       usage: "server",
       dnsNames: ["localhost", "kubernetes", "kubernetes.default", "kubernetes.default.svc", "kubernetes.default.svc.cluster.local"],
-      ips: ["127.0.0.1", "10.0.0.1"],
+      ips: ["127.0.0.1", "10.0.0.1", ...extraIps],
     }),
     makeLeaf(dir, "admin", clientCa, { cn: "admin", organizations: ["system:masters"], usage: "client" }),
     makeLeaf(dir, "kube-controller-manager", clientCa, { cn: "system:kube-controller-manager", usage: "client" }),

@@ -24,6 +24,16 @@ export interface ControlPlaneOptions {
   scheduler?: boolean;
   /** Receives harness messages and every output line of the components (prefixed `[name]`). */
   log?: (line: string) => void;
+  /**
+   * Serve the API on this address instead of loopback, for real nodes in network
+   * namespaces (test/realnodes): kube-apiserver binds and advertises it, the `kubernetes`
+   * Service's endpoint points at it (lease reconciler), and it reaches kubelets at their
+   * InternalIP with the admin client certificate (logs, exec). Default: 127.0.0.1, no
+   * endpoint reconciler, no kubelet client.
+   */
+  address?: string;
+  /** kube-controller-manager controllers run in addition to CONTROLLERS. */
+  extraControllers?: readonly string[];
 }
 
 export interface ControlPlane {
@@ -204,7 +214,9 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     const pki = join(dir, "pki");
     mkdirSync(pki);
     // Certificates are made while etcd starts (etcd does not need them).
-    const certsPromise = makePlaneCerts(pki).then((c) => {
+    const address = opts.address ?? "127.0.0.1";
+    const onLoopback = opts.address === undefined;
+    const certsPromise = makePlaneCerts(pki, onLoopback ? [] : [address]).then((c) => {
       log(`certificates ready after ${Math.round(performance.now() - t0)} ms`);
       return c;
     });
@@ -230,13 +242,13 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
         "--unsafe-no-fsync=true",
         "--log-level=warn",
       ]);
-      server = `https://127.0.0.1:${apiPort}`;
+      server = `https://${address}:${apiPort}`;
       const certs = await certsPromise;
       const disabledAdmission = ["TaintNodesByCondition", ...(opts.controllerManager === true ? [] : ["ServiceAccount"])];
       const apiserver = start("kube-apiserver", binary("kube-apiserver", bin), [
         `--etcd-servers=${etcdUrl}`,
-        "--bind-address=127.0.0.1",
-        "--advertise-address=127.0.0.1",
+        `--bind-address=${address}`,
+        `--advertise-address=${address}`,
         `--secure-port=${apiPort}`,
         `--cert-dir=${join(dir, "apiserver-certs")}`,
         `--tls-cert-file=${certs.serving.certPath}`,
@@ -249,7 +261,14 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
         "--authorization-mode=Node,RBAC",
         "--allow-privileged=true",
         `--disable-admission-plugins=${disabledAdmission.join(",")}`,
-        "--endpoint-reconciler-type=none",
+        ...(onLoopback
+          ? ["--endpoint-reconciler-type=none"]
+          : [
+            "--endpoint-reconciler-type=lease",
+            "--kubelet-preferred-address-types=InternalIP",
+            `--kubelet-client-certificate=${certs.admin.certPath}`,
+            `--kubelet-client-key=${certs.admin.keyPath}`,
+          ]),
         "--profiling=false",
       ]);
       try {
@@ -295,7 +314,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
         `--kubeconfig=${path}`,
         `--authentication-kubeconfig=${path}`,
         `--authorization-kubeconfig=${path}`,
-        `--controllers=${CONTROLLERS.join(",")}`,
+        `--controllers=${[...CONTROLLERS, ...(opts.extraControllers ?? [])].join(",")}`,
         "--leader-elect=false",
         "--use-service-account-credentials=true",
         `--root-ca-file=${certs.serverCa.certPath}`,

@@ -1,0 +1,3 @@
+module github.com/listener-operator/listener-operator/test/images/pause
+
+go 1.26.0

@@ -1,0 +1,121 @@
+/**
+ * The operator as users run it, on real nodes: the real-node cluster of realCluster.ts,
+ * the offline images imported into every node's containerd, and our Helm chart installed
+ * with the real Helm (controller Deployment + csi-provisioner sidecar, node DaemonSet
+ * registering itself with each kubelet). Shared by the end-to-end suite and
+ * `npm run demo -- --real-nodes`.
+ */
+import { execFile } from "node:child_process"
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { CSI_DRIVER_NAME } from "../../domain/constants.ts"
+import { binDir, binary } from "../envtest/binDir.ts"
+import { eventually } from "../envtest/kubeClient.ts"
+import type { KubeObject } from "../envtest/kubeClient.ts"
+import { buildImages } from "../images/build.ts"
+import type { ImageArchive } from "../images/build.ts"
+import { startRealCluster } from "./realCluster.ts"
+import type { RealCluster } from "./realCluster.ts"
+
+const repoRoot = join(import.meta.dirname, "..", "..")
+export const CHART_DIR = join(repoRoot, "deploy", "helm", "listener-operator")
+export const RELEASE = "listener-operator"
+export const OPERATOR_NAMESPACE = "listener-operator"
+
+export interface CommandResult {
+  readonly stdout: string
+  readonly stderr: string
+  readonly code: number
+}
+
+export interface OperatorCluster {
+  readonly cluster: RealCluster
+  readonly images: ReadonlyArray<ImageArchive>
+  /** Run the real Helm against this cluster (own HELM_* homes); never throws for a non-zero exit. */
+  helm(args: ReadonlyArray<string>): Promise<CommandResult>
+  /** The running Pod of the node DaemonSet on `node`. */
+  nodePluginPod(node: string): Promise<KubeObject>
+  stop(): Promise<void>
+}
+
+export interface OperatorClusterOptions {
+  readonly nodes: ReadonlyArray<string>
+  /** Extra `--set` values for `helm install` (after the suite's own). */
+  readonly values?: ReadonlyArray<string>
+  readonly log?: ((line: string) => void) | undefined
+}
+
+const WAIT = { timeoutMs: 240_000, intervalMs: 1000 }
+
+const isReady = (pod: KubeObject): boolean =>
+  ((pod.status?.conditions ?? []) as Array<{ type: string; status: string }>).some((c) => c.type === "Ready" && c.status === "True")
+
+export async function startOperatorCluster(options: OperatorClusterOptions): Promise<OperatorCluster> {
+  const log = options.log ?? (() => undefined)
+  const images = await buildImages()
+  log(`images: ${images.map((i) => i.ref).join(", ")}`)
+  const cluster = await startRealCluster({ nodes: [...options.nodes], images: images.map((i) => i.path), log })
+  const helmHome = await mkdtemp(join(tmpdir(), "listener-operator-helm-"))
+  const stop = async () => {
+    await cluster.stop()
+    await rm(helmHome, { recursive: true, force: true })
+  }
+  const helm = (args: ReadonlyArray<string>): Promise<CommandResult> =>
+    new Promise((resolve, reject) => {
+      const env = {
+        ...process.env,
+        HELM_CACHE_HOME: join(helmHome, "cache"),
+        HELM_CONFIG_HOME: join(helmHome, "config"),
+        HELM_DATA_HOME: join(helmHome, "data"),
+        KUBECONFIG: cluster.plane.kubeconfigPath
+      }
+      execFile(binary("helm", binDir()), [...args], { env, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
+        if (error !== null && typeof error.code !== "number") reject(error)
+        else resolve({ stdout, stderr, code: error === null ? 0 : Number(error.code) })
+      })
+    })
+  const podsOf = async (component: string): Promise<ReadonlyArray<KubeObject>> =>
+    (await cluster.kube.list(`/api/v1/namespaces/${OPERATOR_NAMESPACE}/pods`, {
+      labelSelector: `app.kubernetes.io/instance=${RELEASE},app.kubernetes.io/component=${component}`
+    })).items
+  const nodePluginPod = (node: string) =>
+    eventually(`node plugin Pod on ${node} ready`, async () => {
+      const pod = (await podsOf("node")).find((p) => p.spec?.nodeName === node && p.metadata.deletionTimestamp === undefined)
+      return pod !== undefined && isReady(pod) ? pod : undefined
+    }, WAIT)
+  try {
+    const operatorImage = images.find((i) => i.name === "operator")
+    if (operatorImage === undefined) throw new Error("the image build produced no operator image")
+    const [repository, tag] = splitRef(operatorImage.ref)
+    const install = await helm([
+      "install", RELEASE, CHART_DIR, "--namespace", OPERATOR_NAMESPACE, "--create-namespace",
+      "--set", `image.repository=${repository}`, "--set", `image.tag=${tag}`, "--set", "image.pullPolicy=Never",
+      "--set", "node.registration=builtin", "--set", "preset=none", "--set", "logLevel=debug",
+      ...(options.values ?? []).flatMap((v) => ["--set", v])
+    ])
+    if (install.code !== 0) throw new Error(`helm install failed (exit ${install.code}):\n${install.stderr}\n${install.stdout}`)
+    log("chart installed; waiting for the controller and one node plugin per node")
+    await eventually("controller Pod ready", async () => (await podsOf("controller")).some(isReady), WAIT)
+    for (const node of options.nodes) await nodePluginPod(node)
+    // The kubelet's plugin watcher registered the driver: CSINode lists it with its topology key.
+    for (const node of options.nodes) {
+      await eventually(`CSINode ${node} lists ${CSI_DRIVER_NAME}`, async () => {
+        const csiNode = await cluster.kube.getOrUndefined(`/apis/storage.k8s.io/v1/csinodes/${node}`)
+        const drivers = (csiNode?.spec?.drivers ?? []) as Array<{ name: string }>
+        return drivers.some((d) => d.name === CSI_DRIVER_NAME)
+      }, WAIT)
+    }
+    return { cluster, images, helm, nodePluginPod, stop }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
+
+/** `docker.io/library/listener-operator:0.1.0` → [`docker.io/library/listener-operator`, `0.1.0`]. */
+const splitRef = (ref: string): [string, string] => {
+  const colon = ref.lastIndexOf(":")
+  if (colon <= ref.lastIndexOf("/")) throw new Error(`image ref ${ref} has no tag`)
+  return [ref.slice(0, colon), ref.slice(colon + 1)]
+}

@@ -1,0 +1,110 @@
+// A Kubernetes cluster with real nodes on this machine: the control plane of test/envtest
+// serving on the host side of a test bridge, and per node a network + mount namespace
+// running containerd, the kubelet and kube-proxy (node.ts). See docs/real-cluster.md.
+//
+// Nothing here dials or routes anything outside: the bridge and the node namespaces are
+// created by the run, nodes have no default route, and every address is on the bridge.
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startControlPlane } from "../envtest/controlPlane.ts";
+import type { ControlPlane } from "../envtest/controlPlane.ts";
+import { eventually } from "../envtest/kubeClient.ts";
+import type { KubeClient } from "../envtest/kubeClient.ts";
+import { PAUSE_REF } from "../images/build.ts";
+import { checkSubnetsFree, createBridge, createNodeNetwork, hostAddress, must, names, removeNetwork } from "./network.ts";
+import { startNode } from "./node.ts";
+import type { RealNode } from "./node.ts";
+import { recordRun, selfOwner, sweepDeadRuns, sweepRun } from "./runs.ts";
+import type { RunRecord } from "./runs.ts";
+
+export type { RealNode } from "./node.ts";
+
+export interface RealCluster {
+  readonly plane: ControlPlane;
+  readonly kube: KubeClient;
+  readonly nodes: ReadonlyArray<RealNode>;
+  /** The host side of the test bridge: where the API server listens. */
+  readonly hostIp: string;
+  readonly runId: string;
+  importImages(archives: readonly string[]): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface RealClusterOptions {
+  readonly nodes: readonly string[];
+  /** OCI archives imported into every node before it is used (the pause image among them). */
+  readonly images?: readonly string[];
+  readonly log?: ((line: string) => void) | undefined;
+}
+
+const WAIT = { timeoutMs: 180_000, intervalMs: 1000 };
+
+/** Controllers real nodes need beyond test/envtest's: Pods of deleted nodes are removed. */
+const NODE_CONTROLLERS = ["pod-garbage-collector-controller"] as const;
+
+export async function startRealCluster(options: RealClusterOptions): Promise<RealCluster> {
+  const log = options.log ?? (() => undefined);
+  const swept = await sweepDeadRuns();
+  for (const run of swept) log(`swept leftovers of dead run ${run.runId}`);
+  await checkSubnetsFree();
+
+  const runId = randomBytes(2).toString("hex");
+  const runDir = mkdtempSync(join(tmpdir(), `lo-realnodes-${runId}-`));
+  const record: RunRecord = { runId, runDir, nodeCount: options.nodes.length, owner: selfOwner() };
+  recordRun(record);
+  const nsDir = join(runDir, "ns");
+  mkdirSync(nsDir);
+  const nodes: RealNode[] = [];
+  let plane: ControlPlane | undefined;
+  let stopped = false;
+  // If this process dies without stop(), its tracked processes die with it (watchdogs) and
+  // the next start or the leftover check sweeps the rest of the run (runs.ts).
+
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    for (const node of [...nodes].reverse()) await node.stop().catch((e: Error) => log(`stopping ${node.name}: ${e.message}`));
+    await plane?.stop();
+    await removeNetwork(runId, options.nodes.length);
+    await sweepRun(record);
+  };
+
+  try {
+    // Namespace files can only be bind mounts on a private mount.
+    await must("mount", ["--bind", nsDir, nsDir]);
+    await must("mount", ["--make-private", nsDir]);
+    await createBridge(runId);
+    plane = await startControlPlane({ controllerManager: true, scheduler: true, address: hostAddress(), extraControllers: NODE_CONTROLLERS, log });
+    const n = names(runId);
+    for (const [index, name] of options.nodes.entries()) {
+      const netns = await createNodeNetwork(runId, index, options.nodes.length);
+      const node = await startNode({ runDir, nsDir, index, name, netns, plane, sandboxImage: PAUSE_REF, log });
+      nodes.push(node);
+      if (options.images !== undefined) await node.importImages(options.images);
+      log(`node ${name}: netns ${n.netns(index)}, images imported`);
+    }
+    const kube = plane.kube;
+    for (const node of nodes) {
+      await eventually(`Node ${node.name} Ready`, async () => {
+        const live = await kube.getOrUndefined(`/api/v1/nodes/${node.name}`);
+        return ((live?.status?.conditions ?? []) as Array<{ type: string; status: string }>).some((c) => c.type === "Ready" && c.status === "True");
+      }, WAIT);
+    }
+    return {
+      plane,
+      kube,
+      nodes,
+      hostIp: hostAddress(),
+      runId,
+      importImages: async (archives) => {
+        for (const node of nodes) await node.importImages(archives);
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
