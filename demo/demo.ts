@@ -5,8 +5,8 @@
  * preset), shows what each Pod finds in its listener volume and on its Listener, then
  * deletes a Pod and shows it coming back on the same node with the same address.
  */
-import { readFileSync, readlinkSync, readdirSync } from "node:fs"
-import { join } from "node:path"
+import { readFileSync, readdirSync, realpathSync } from "node:fs"
+import { dirname, join, relative } from "node:path"
 import { Effect } from "effect"
 import { LISTENER_API_VERSION, STORAGE_CLASS_NAME } from "../domain/constants.ts"
 import { binDir } from "../test/envtest/binDir.ts"
@@ -55,7 +55,8 @@ const showVolume = (cluster: LocalCluster, pod: KubeObject) => {
   const published = cluster.kubelets.flatMap((k) => k.published.get(pod.metadata.uid!) ?? [])
   const target = published.find((v) => v.volumeName === "listener")?.targetPath
   if (target === undefined) return say("    (volume not published)")
-  say(`    /listener/default-address -> ${readlinkSync(join(target, "default-address"))}`)
+  const tree = dirname(realpathSync(join(target, "addresses")))
+  say(`    /listener/default-address -> ${relative(tree, realpathSync(join(target, "default-address")))}`)
   for (const address of readdirSync(join(target, "addresses"))) {
     const dir = join(target, "addresses", address)
     const ports = readdirSync(join(dir, "ports")).map((name) => `${name}=${readFileSync(join(dir, "ports", name), "utf8")}`)

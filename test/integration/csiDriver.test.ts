@@ -4,12 +4,15 @@
 // plugins running in this process; and the kubelet stand-in on each of two fake nodes
 // publishing volumes over the node plugins' real sockets (test/envtest/localCluster.ts).
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { CSI_DRIVER_NAME, LISTENER_API_VERSION, STORAGE_CLASS_NAME } from "../../domain/constants.ts";
+import { publishRequestShape } from "../../csi/publishRequestShape.ts";
 import { connectCsi, CsiCallError } from "../envtest/csiClient.ts";
+import { REAL_KUBELET_PUBLISH_SHAPE } from "../envtest/kubeletPublishShape.ts";
+import { statefulSet } from "../e2e/workloads.ts";
 import { createFakeNode } from "../envtest/fakeNodes.ts";
 import type { Kubelet } from "../envtest/kubelet.ts";
 import { createNamespace, eventually, type KubeClient, type KubeObject } from "../envtest/kubeClient.ts";
@@ -60,7 +63,8 @@ describe("CSI driver on the real control plane", { timeout: 1_500_000 }, () => {
     throw new Error(`volume ${volumeName} of ${p.metadata.name} is not published`);
   };
   const defaultAddress = (target: string) => ({
-    link: readlinkSync(join(target, "default-address")),
+    // Where default-address leads a reader, relative to the volume's tree (`addresses/<a>`).
+    link: relative(dirname(realpathSync(join(target, "addresses"))), realpathSync(join(target, "default-address"))),
     address: readFileSync(join(target, "default-address", "address"), "utf8"),
     port: (name: string) => readFileSync(join(target, "default-address", "ports", name), "utf8"),
   });
@@ -198,6 +202,20 @@ describe("CSI driver on the real control plane", { timeout: 1_500_000 }, () => {
     assert.equal(again.spec.nodeName, before0.spec.nodeName);
     assert.equal((await listener("listener-web-0")).metadata.uid, listenerUid);
     assert.equal(defaultAddress(targetOf(again, "listener")).address, NODES[again.spec.nodeName as NodeName]);
+  });
+
+  test("the kubelet stand-in sends the NodePublishVolume requests the real kubelet sends", async () => {
+    await kube.create(`/apis/apps/v1/namespaces/${NS}/statefulsets`, statefulSet("shape", NS, "e2e-pinned", 1));
+    const p = await readyPod("shape-0");
+    const requests = kubelets.flatMap((k) => k.publishRequests)
+      .filter((r) => r.volume_context?.["csi.storage.k8s.io/pod.uid"] === p.metadata.uid);
+    assert.ok(requests.length >= 1, "the stand-in published shape-0's volume");
+    const kubeletDir = cluster.kubeletDir(p.spec.nodeName);
+    for (const request of requests) {
+      const shape = publishRequestShape(request);
+      assert.deepEqual({ ...shape, targetPathPattern: shape.targetPathPattern.replace(`${kubeletDir}/`, "<root>/") }, REAL_KUBELET_PUBLISH_SHAPE);
+    }
+    await kube.delete(`/apis/apps/v1/namespaces/${NS}/statefulsets/shape`);
   });
 
   test("generic ephemeral volume with a listener-class: its Listener comes and goes with the Pod", async () => {

@@ -68,9 +68,12 @@ export async function startNode(options: NodeOptions): Promise<RealNode> {
   writeFileSync(join(hostDir, hostDirFor(NODE_PATHS.cniConfDir), "10-bridge.conflist"), cniConfig({ podCidr: podCidr(options.index) }));
 
   // The mount namespace: created once, held by the bind mount of nsFile, every private
-  // path bound from this node's host directory.
+  // path bound from this node's host directory. The binds are shared mounts inside the
+  // namespace, as / is on a systemd host: the chart mounts the pods dir with HostToContainer
+  // propagation, which runc refuses on a private mount. The namespace itself was created
+  // private, so nothing propagates to the host.
   writeFileSync(nsFile, "");
-  const binds = PRIVATE_PATHS.map((p) => `mount --bind '${join(hostDir, hostDirFor(p))}' '${p}'`).join(" && ");
+  const binds = PRIVATE_PATHS.map((p) => `mount --bind '${join(hostDir, hostDirFor(p))}' '${p}' && mount --make-rshared '${p}'`).join(" && ");
   await must("unshare", [`--mount=${nsFile}`, "--propagation", "private", "sh", "-c", binds]);
   const mountNs = mountNamespaceId(nsFile);
   const enter = ["--mount=" + nsFile, `--net=/run/netns/${netns}`, "--"];

@@ -41,8 +41,11 @@ export interface RealClusterOptions {
 
 const WAIT = { timeoutMs: 180_000, intervalMs: 1000 };
 
-/** Controllers real nodes need beyond test/envtest's: Pods of deleted nodes are removed. */
-const NODE_CONTROLLERS = ["pod-garbage-collector-controller"] as const;
+/**
+ * Controllers real nodes need beyond test/envtest's: DaemonSets (the chart's node plugin)
+ * and the removal of Pods whose Node is gone.
+ */
+const NODE_CONTROLLERS = ["daemonset-controller", "pod-garbage-collector-controller"] as const;
 
 export async function startRealCluster(options: RealClusterOptions): Promise<RealCluster> {
   const log = options.log ?? (() => undefined);

@@ -1,0 +1,265 @@
+// The operator as users run it: real kubelets and containerd on two nodes (each a network
+// and mount namespace of its own), kube-proxy, the operator's offline images, and our Helm
+// chart installed with the real Helm (test/realnodes/operatorCluster.ts). Every check is
+// what a user would look at: Pod logs, Listener status, PodListeners, a client reaching a
+// published address and getting an answer from the right replica.
+import assert from "node:assert/strict"
+import { request } from "node:http"
+import { after, before, describe, test } from "node:test"
+import { LISTENER_API_VERSION } from "../../domain/constants.ts"
+import { createNamespace, eventually, isNotFound } from "../envtest/kubeClient.ts"
+import type { KubeClient, KubeObject } from "../envtest/kubeClient.ts"
+import { publishRequestShape } from "../../csi/publishRequestShape.ts"
+import type { PublishRequestShape } from "../../csi/publishRequestShape.ts"
+import { REAL_KUBELET_PUBLISH_SHAPE } from "../envtest/kubeletPublishShape.ts"
+import { OPERATOR_NAMESPACE, startOperatorCluster } from "../realnodes/operatorCluster.ts"
+import type { OperatorCluster } from "../realnodes/operatorCluster.ts"
+import type { RealNode } from "../realnodes/realCluster.ts"
+import { clientPod, ephemeralPod, fetchCommand, listenerClass, printedAddress, statefulSet } from "./workloads.ts"
+
+const log = process.env["E2E_LOG"] !== undefined ? (line: string) => console.error(line) : undefined
+const NS = "e2e"
+const NODES = ["node-a", "node-b"] as const
+const WAIT = { timeoutMs: 240_000, intervalMs: 1000 }
+const LISTENERS = `/apis/${LISTENER_API_VERSION}`
+/** A load-balancer address the test hands out: only ever written into files, never dialled. */
+const LB_ADDRESSES = ["203.0.113.10", "203.0.113.20"] as const
+
+interface IngressAddress {
+  readonly address: string
+  readonly addressType: string
+  readonly ports: Readonly<Record<string, number>>
+}
+
+describe("listener-operator on real kubelets, installed by its chart", { timeout: 1_800_000 }, () => {
+  let operator: OperatorCluster
+  let kube: KubeClient
+
+  const kubectl = (args: ReadonlyArray<string>) => operator.cluster.plane.kubectl([...args])
+  const node = (name: string): RealNode => {
+    const found = operator.cluster.nodes.find((n) => n.name === name)
+    assert.ok(found !== undefined, `no node ${name}`)
+    return found
+  }
+  const pod = (name: string) => kube.get(`/api/v1/namespaces/${NS}/pods/${name}`)
+  const isReady = (p: KubeObject | undefined) =>
+    ((p?.status?.conditions ?? []) as Array<{ type: string; status: string }>).some((c) => c.type === "Ready" && c.status === "True")
+  const readyPod = (name: string, notUid?: string) =>
+    eventually(`Pod ${name} ready`, async () => {
+      const p = await kube.getOrUndefined(`/api/v1/namespaces/${NS}/pods/${name}`)
+      return p !== undefined && p.metadata.uid !== notUid && isReady(p) ? p : undefined
+    }, WAIT)
+  const logsOf = async (name: string, container = "app"): Promise<string> => {
+    const run = await kubectl(["logs", "-n", NS, name, "-c", container])
+    assert.equal(run.code, 0, `kubectl logs ${name}: ${run.stderr}`)
+    return run.stdout
+  }
+  const printed = (name: string) =>
+    eventually(`${name} printed its listener address`, async () => printedAddress(await logsOf(name)), WAIT)
+  /**
+   * `kubectl exec`; retried while the kubelet does not know the Pod yet ("pod does not
+   * exist": a Pod replaced under the same name reaches the kubelet after the API server).
+   */
+  const exec = async (name: string, command: ReadonlyArray<string>): Promise<string> => {
+    const run = await eventually(`kubectl exec ${name} ${command.join(" ")}`, async () => {
+      const attempt = await kubectl(["exec", "-n", NS, name, "--", ...command])
+      return /pod does not exist|container not found/u.test(attempt.stderr) ? undefined : attempt
+    }, { timeoutMs: 60_000, intervalMs: 1000 })
+    assert.equal(run.code, 0, `kubectl exec ${name} ${command.join(" ")}: ${run.stderr}`)
+    return run.stdout
+  }
+  const listener = (name: string) => kube.get(`${LISTENERS}/namespaces/${NS}/listeners/${name}`)
+  const addressesOf = (l: KubeObject): ReadonlyArray<IngressAddress> => (l.status?.["ingressAddresses"] ?? []) as IngressAddress[]
+  const nodeIp = (name: string) => node(name).ip
+  /** GET http://address:port/ from this process (the host): the body, trimmed. */
+  const getOnce = (address: string, port: number): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const req = request({ host: address, port, path: "/", timeout: 5000, agent: false }, (res) => {
+        let body = ""
+        res.setEncoding("utf8")
+        res.on("data", (chunk: string) => (body += chunk))
+        res.on("end", () => resolve(body.trim()))
+      })
+      req.on("timeout", () => req.destroy(new Error(`timeout connecting to ${address}:${port}`)))
+      req.on("error", reject)
+      req.end()
+    })
+  // A Service answers once kube-proxy has synced its endpoints, shortly after the Pod is Ready.
+  const fromHost = (address: string, port: number): Promise<string> =>
+    eventually(`${address}:${port} answers from the host`, () => getOnce(address, port).catch(() => undefined), { timeoutMs: 60_000, intervalMs: 500 })
+  const fromClientPod = (address: string, port: number) =>
+    eventually(`${address}:${port} answers the client Pod`, async () => {
+      const run = await kubectl(["exec", "-n", NS, "client", "--", ...fetchCommand(`http://${address}:${port}/`)])
+      return run.code === 0 ? run.stdout.trim() : undefined
+    }, { timeoutMs: 60_000, intervalMs: 500 })
+
+  before(async () => {
+    operator = await startOperatorCluster({ nodes: [...NODES], log })
+    kube = operator.cluster.kube
+    await createNamespace(kube, NS)
+    await kube.create(`${LISTENERS}/listenerclasses`, listenerClass("e2e-pinned", { serviceType: "NodePort", pinnedNodePorts: true }))
+    await kube.create(`${LISTENERS}/listenerclasses`, listenerClass("e2e-nodeport", { serviceType: "NodePort" }))
+    await kube.create(`${LISTENERS}/listenerclasses`, listenerClass("e2e-lb", { serviceType: "LoadBalancer", preferredAddressType: "IP" }))
+    await kube.create(`/api/v1/namespaces/${NS}/pods`, clientPod("client", NS, "node-a"))
+    await kube.create(`/apis/apps/v1/namespaces/${NS}/statefulsets`, statefulSet("web", NS, "e2e-pinned", 2))
+  })
+
+  after(async () => {
+    await operator?.stop()
+  })
+
+  test("(a) each replica's log shows its own node's address and node port", async () => {
+    for (const name of ["web-0", "web-1"]) {
+      const p = await readyPod(name)
+      const seen = await printed(name)
+      const l = await listener(`listener-${name}`)
+      const nodePort = (l.status?.["nodePorts"] as Record<string, number> | undefined)?.["http"]
+      assert.equal(seen.address, nodeIp(p.spec.nodeName), `${name} runs on ${p.spec.nodeName}`)
+      assert.equal(seen.port, nodePort, `${name} printed the Listener's node port`)
+    }
+    const nodesOfReplicas = new Set([(await pod("web-0")).spec.nodeName, (await pod("web-1")).spec.nodeName])
+    assert.equal(nodesOfReplicas.size, 2, "one replica per node")
+  })
+
+  test("(b) a client Pod and a client on the host reach the right replica through every published address", async () => {
+    await readyPod("client")
+    for (const name of ["web-0", "web-1"]) {
+      const p = await readyPod(name)
+      const l = await eventually(`listener-${name} has addresses`, async () => {
+        const current = await listener(`listener-${name}`)
+        return addressesOf(current).length > 0 ? current : undefined
+      }, WAIT)
+      const podListeners = await kube.get(`${LISTENERS}/namespaces/${NS}/podlisteners/pod-${p.metadata.uid}`)
+      const fromVolume = ((podListeners.spec?.["listeners"] as Record<string, { ingressAddresses: IngressAddress[] }>)["listener"])
+      assert.ok(fromVolume !== undefined, `PodListeners of ${name} records the volume "listener"`)
+      const targets = [...addressesOf(l), ...fromVolume.ingressAddresses]
+      assert.ok(targets.length >= 2)
+      for (const target of targets) {
+        const port = target.ports["http"]
+        assert.ok(port !== undefined, `address ${target.address} of ${name} has an http port`)
+        assert.equal(await fromHost(target.address, port), name, `host → ${target.address}:${port} answers from ${name}`)
+        assert.equal(await fromClientPod(target.address, port), name, `client Pod → ${target.address}:${port} answers from ${name}`)
+      }
+    }
+  })
+
+  test("the real kubelet sends the NodePublishVolume requests the kubelet stand-in sends", async () => {
+    const shapes: PublishRequestShape[] = []
+    for (const nodeName of NODES) {
+      const plugin = await operator.nodePluginPod(nodeName)
+      const run = await kubectl(["logs", "-n", OPERATOR_NAMESPACE, plugin.metadata.name!, "-c", "node"])
+      for (const line of run.stdout.split("\n")) {
+        if (!line.includes("NodePublishVolume request")) continue
+        const record = JSON.parse(line) as { annotations?: { shape?: PublishRequestShape } }
+        if (record.annotations?.shape !== undefined) shapes.push(record.annotations.shape)
+      }
+    }
+    assert.ok(shapes.length >= 2, `recorded ${shapes.length} NodePublishVolume requests in the node plugins' debug logs`)
+    const statefulSetShapes = shapes.filter((s) => s.volumeContextKeys.includes("listeners.stackable.tech/listener-class"))
+    for (const shape of statefulSetShapes) {
+      assert.deepEqual({ ...shape, targetPathPattern: shape.targetPathPattern.replace(/^\/var\/lib\/kubelet\//u, "<root>/") },
+        REAL_KUBELET_PUBLISH_SHAPE)
+    }
+    // The same pure function over the stand-in's requests is asserted in test/integration/kubeletShape.test.ts.
+    assert.equal(typeof publishRequestShape, "function")
+  })
+
+  test("(c) a deleted Pod comes back on the same node with the same address", async () => {
+    const before0 = await readyPod("web-0")
+    const seen = await printed("web-0")
+    await kube.delete(`/api/v1/namespaces/${NS}/pods/web-0`)
+    const after0 = await readyPod("web-0", before0.metadata.uid)
+    assert.equal(after0.spec.nodeName, before0.spec.nodeName)
+    assert.deepEqual(await printed("web-0"), seen)
+    assert.equal(await fromHost(seen.address, seen.port), "web-0")
+  })
+
+  test("(d) a generic ephemeral volume's Listener disappears with its Pod", async () => {
+    await kube.create(`/api/v1/namespaces/${NS}/pods`, ephemeralPod("eph", NS, "e2e-nodeport", "node-b"))
+    await readyPod("eph")
+    const seen = await printed("eph")
+    assert.equal(seen.address, nodeIp("node-b"))
+    const l = await listener("eph-listener")
+    assert.equal(l.spec?.["className"], "e2e-nodeport")
+    await kube.delete(`/api/v1/namespaces/${NS}/pods/eph`)
+    await eventually("Listener eph-listener deleted", async () => {
+      try {
+        await listener("eph-listener")
+        return false
+      } catch (error) {
+        if (isNotFound(error)) return true
+        throw error
+      }
+    }, WAIT)
+  })
+
+  test("(e) restarting the node plugin Pod loses nothing and the next publish works", async () => {
+    const web1 = await readyPod("web-1")
+    const nodeName = web1.spec.nodeName as string
+    const before1 = await exec("web-1", ["cat", "/listener/default-address/address"])
+    const plugin = await operator.nodePluginPod(nodeName)
+    await kube.delete(`/api/v1/namespaces/${OPERATOR_NAMESPACE}/pods/${plugin.metadata.name}`)
+    const replacement = await eventually("a new node plugin Pod", async () => {
+      const next = await operator.nodePluginPod(nodeName)
+      return next.metadata.uid !== plugin.metadata.uid ? next : undefined
+    }, WAIT)
+    assert.notEqual(replacement.metadata.uid, plugin.metadata.uid)
+    assert.equal(await exec("web-1", ["cat", "/listener/default-address/address"]), before1, "running workload keeps its volume")
+    await kube.create(`/api/v1/namespaces/${NS}/pods`, ephemeralPod("after-plugin-restart", NS, "e2e-nodeport", nodeName))
+    await readyPod("after-plugin-restart")
+    assert.equal((await printed("after-plugin-restart")).address, nodeIp(nodeName))
+    await kube.delete(`/api/v1/namespaces/${NS}/pods/after-plugin-restart`)
+  })
+
+  test("(f) restarting a kubelet keeps running Pods' volumes; unpublishing still works after", async () => {
+    const web0 = await readyPod("web-0")
+    const nodeName = web0.spec.nodeName as string
+    const containerId = (web0.status?.containerStatuses as Array<{ containerID: string }>)[0]!.containerID
+    const expected = await exec("web-0", ["cat", "/listener/default-address/address"])
+    await node(nodeName).restartKubelet()
+    await eventually(`Node ${nodeName} Ready again`, async () => {
+      const n = await kube.get(`/api/v1/nodes/${nodeName}`)
+      return ((n.status?.conditions ?? []) as Array<{ type: string; status: string }>).some((c) => c.type === "Ready" && c.status === "True")
+    }, WAIT)
+    assert.equal(await exec("web-0", ["cat", "/listener/default-address/address"]), expected)
+    const still = await pod("web-0")
+    assert.equal((still.status?.containerStatuses as Array<{ containerID: string }>)[0]!.containerID, containerId, "container not restarted")
+    const uid = web0.metadata.uid as string
+    await kube.delete(`/api/v1/namespaces/${NS}/pods/web-0`)
+    await readyPod("web-0", uid)
+    // The kubelet removes an orphaned Pod directory only once every volume in it is
+    // unpublished (else it logs "volume paths are still present on disk"); so the whole
+    // directory going proves NodeUnpublishVolume worked after the restart.
+    await eventually(`the old Pod's directory /var/lib/kubelet/pods/${uid} is gone`, async () => {
+      const listing = await node(nodeName).exec(["sh", "-c", `ls -A /var/lib/kubelet/pods/${uid} 2>/dev/null || true`])
+      return listing.stdout.trim() === ""
+    }, WAIT)
+  })
+
+  test("(g) a LoadBalancer listener waits with an explaining Event, then starts with the address; a changed address reaches the running Pod after a kubelet restart", async () => {
+    await kube.create(`/api/v1/namespaces/${NS}/pods`, ephemeralPod("lb", NS, "e2e-lb", "node-a"))
+    const waiting = await eventually("a FailedMount Event on Pod lb", async () => {
+      const events = await kube.list(`/api/v1/namespaces/${NS}/events`, { fieldSelector: "involvedObject.name=lb" })
+      return events.items.find((e) => e["reason"] === "FailedMount")
+    }, WAIT)
+    assert.match(String(waiting["message"]), /load.?balancer|address/iu, "the Event says what is missing")
+    assert.equal(isReady(await pod("lb")), false)
+    const service = `/api/v1/namespaces/${NS}/services/lb-listener/status`
+    await kube.patch(service, { status: { loadBalancer: { ingress: [{ ip: LB_ADDRESSES[0] }] } } }, "merge")
+    await readyPod("lb")
+    assert.equal((await printed("lb")).address, LB_ADDRESSES[0])
+
+    // The address changes while the Pod runs; a kubelet restart re-publishes the volume,
+    // and the running container (bind mount of the target) sees the new tree, not an empty one.
+    await kube.patch(service, { status: { loadBalancer: { ingress: [{ ip: LB_ADDRESSES[1] }] } } }, "merge")
+    await eventually("Listener lb-listener reports the new address", async () =>
+      addressesOf(await listener("lb-listener")).some((a) => a.address === LB_ADDRESSES[1]), WAIT)
+    await node("node-a").restartKubelet()
+    const seenNow = await eventually("the running lb container sees the new address", async () => {
+      const out = await kubectl(["exec", "-n", NS, "lb", "--", "cat", "/listener/default-address/address"])
+      return out.code === 0 && out.stdout === LB_ADDRESSES[1] ? out.stdout : undefined
+    }, WAIT)
+    assert.equal(seenNow, LB_ADDRESSES[1])
+    assert.equal(await exec("lb", ["ls", `/listener/addresses/${LB_ADDRESSES[1]}/ports`]), "http\n")
+  })
+})
