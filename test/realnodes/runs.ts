@@ -160,6 +160,13 @@ export function leftovers(): string[] {
       }
       if (/\/(containerd|containerd-shim-runc-v2|runc)$/u.test(exe) || exe.startsWith(realNodesCacheDir())) {
         found.push(`process ${entry} ${exe}`);
+        continue;
+      }
+      // A container process outlives its shim only as an orphan in a Pod cgroup.
+      try {
+        if (readFileSync(`/proc/${entry}/cgroup`, "utf8").includes("/k8s.io/")) found.push(`container process ${entry} ${exe}`);
+      } catch {
+        // gone meanwhile
       }
     }
   }

@@ -1,0 +1,89 @@
+// The offline images (test/images): reproducible byte for byte, the operator image says
+// what the Dockerfile says, and its Node runtime runs with nothing but the libraries the
+// recipe copied — as the non-root user the Dockerfile names.
+import assert from "node:assert/strict"
+import { execFileSync, spawnSync } from "node:child_process"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { after, before, describe, test } from "node:test"
+import { readFinalStage } from "../images/dockerfile.ts"
+import { buildImages, REPO_ROOT } from "../images/build.ts"
+import type { ImageArchive } from "../images/build.ts"
+
+interface OciDescriptor { readonly digest: string }
+interface ImageConfigBlob {
+  readonly config: { Entrypoint?: string[]; Env?: string[]; User?: string; WorkingDir?: string }
+}
+
+const blobPath = (dir: string, digest: string) => join(dir, "blobs", "sha256", digest.replace(/^sha256:/u, ""))
+
+/** Unpack an OCI archive and its single layer; returns the config and the root filesystem. */
+const unpack = (archive: string, into: string): { config: ImageConfigBlob; rootfs: string } => {
+  const layout = join(into, "layout")
+  const rootfs = join(into, "rootfs")
+  mkdirSync(layout, { recursive: true })
+  mkdirSync(rootfs, { recursive: true })
+  execFileSync("tar", ["-xf", archive, "-C", layout])
+  const index = JSON.parse(readFileSync(join(layout, "index.json"), "utf8")) as { manifests: OciDescriptor[] }
+  const manifest = JSON.parse(readFileSync(blobPath(layout, index.manifests[0]!.digest), "utf8")) as { config: OciDescriptor; layers: OciDescriptor[] }
+  assert.equal(manifest.layers.length, 1)
+  execFileSync("tar", ["-xf", blobPath(layout, manifest.layers[0]!.digest), "-C", rootfs])
+  return { config: JSON.parse(readFileSync(blobPath(layout, manifest.config.digest), "utf8")) as ImageConfigBlob, rootfs }
+}
+
+describe("offline images", { timeout: 600_000 }, () => {
+  let work: string
+  let operator: ImageArchive
+
+  before(async () => {
+    work = mkdtempSync(join(tmpdir(), "images-test-"))
+    operator = (await buildImages({ only: ["operator"] }))[0]!
+  })
+  after(() => rmSync(work, { recursive: true, force: true }))
+
+  test("building an image again, in an empty cache, gives the same bytes", async () => {
+    const saved = process.env["LISTENER_OPERATOR_CACHE"]
+    const digests: string[][] = []
+    const files: Buffer[][] = []
+    try {
+      for (const run of ["first", "second"]) {
+        process.env["LISTENER_OPERATOR_CACHE"] = join(work, `cache-${run}`)
+        const images = await buildImages({ only: ["pause", "busybox"] })
+        digests.push(images.map((i) => i.digest))
+        files.push(images.map((i) => readFileSync(i.path)))
+      }
+    } finally {
+      if (saved === undefined) delete process.env["LISTENER_OPERATOR_CACHE"]
+      else process.env["LISTENER_OPERATOR_CACHE"] = saved
+    }
+    assert.deepEqual(digests[0], digests[1])
+    files[0]!.forEach((bytes, i) => assert.ok(bytes.equals(files[1]![i]!), `archive ${i} differs between two builds`))
+  })
+
+  test("the operator image has the Dockerfile's entrypoint, user, workdir, environment and files", () => {
+    const stage = readFinalStage(join(REPO_ROOT, "Dockerfile"))
+    const { config, rootfs } = unpack(operator.path, join(work, "operator"))
+    assert.deepEqual(config.config.Entrypoint, stage.entrypoint)
+    assert.equal(config.config.User, stage.user)
+    assert.equal(config.config.WorkingDir, stage.workdir)
+    for (const env of stage.env) assert.ok(config.config.Env?.includes(env), `Env has ${env}`)
+    assert.ok(existsSync(join(rootfs, stage.entrypoint[0]!)), `the entrypoint binary ${stage.entrypoint[0]} is in the image`)
+    for (const copy of stage.copies) assert.ok(existsSync(join(rootfs, copy.destination)), `COPY (Dockerfile:${copy.line}) → ${copy.destination} is in the image`)
+    const script = stage.entrypoint.find((arg) => arg.endsWith(".js"))
+    assert.ok(script !== undefined && existsSync(join(rootfs, script)), `the entrypoint script ${script} is in the image`)
+    for (const proto of ["csi.proto", "registration.proto"]) assert.ok(existsSync(join(rootfs, "app", "dist", "csi", proto)), proto)
+  })
+
+  test("the operator image's Node runs with only the copied libraries, as its non-root user", () => {
+    const { config, rootfs } = unpack(operator.path, join(work, "operator-run"))
+    const userspec = config.config.User!
+    const node = config.config.Entrypoint!
+    const version = spawnSync("chroot", [`--userspec=${userspec}`, rootfs, node[0]!, "--version"], { encoding: "utf8" })
+    assert.equal(version.status, 0, version.stderr)
+    assert.match(version.stdout.trim(), /^v24\./u)
+    const help = spawnSync("chroot", [`--userspec=${userspec}`, rootfs, ...node, "crd"], { encoding: "utf8", cwd: "/" })
+    assert.equal(help.status, 0, help.stderr)
+    assert.match(help.stdout, /kind: CustomResourceDefinition/u)
+  })
+})
