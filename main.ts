@@ -136,11 +136,17 @@ const crd = Command.make("crd", {}, () => Effect.sync(() => process.stdout.write
   Command.withDescription("Print the CustomResourceDefinitions as YAML")
 )
 
-// Loaded on demand: the demo drives the local control plane of test/envtest, which a
-// deployed operator never needs.
-const demo = Command.make("demo", {}, () =>
-  Effect.flatMap(Effect.promise(() => import("./demo/demo.ts")), (module) => module.runDemo)).pipe(
-  Command.withDescription("Start a local control plane, both roles and sample workloads, and show the addresses they get")
+// Loaded on demand: the demos drive the local clusters of test/envtest and test/realnodes,
+// which a deployed operator never needs.
+const demo = Command.make("demo", {
+  realNodes: Flag.Boolean("real-nodes").pipe(
+    Flag.withDescription("Run on real kubelets and containerd with the chart-installed operator image (needs root)")
+  )
+}, ({ realNodes }) =>
+  realNodes
+    ? Effect.flatMap(Effect.promise(() => import("./demo/realNodesDemo.ts")), (module) => module.runRealNodesDemo)
+    : Effect.flatMap(Effect.promise(() => import("./demo/demo.ts")), (module) => module.runDemo)).pipe(
+  Command.withDescription("Start a local cluster, both roles and sample workloads, and show the addresses they get")
 )
 
 Command.make("listener-operator").pipe(
