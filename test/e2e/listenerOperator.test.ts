@@ -193,6 +193,17 @@ describe("listener-operator on real kubelets, installed by its chart", { timeout
     }, WAIT)
   })
 
+  test("fsGroup: the kubelet gives the volume's files to the Pod's group (fsGroupPolicy File); a non-root container reads them", async () => {
+    await kube.create(`/api/v1/namespaces/${NS}/pods`,
+      ephemeralPod("grouped", NS, "e2e-nodeport", "node-a", { runAsUser: 1000, runAsGroup: 1000, fsGroup: 2000 }))
+    await readyPod("grouped")
+    assert.equal((await printed("grouped")).address, nodeIp("node-a"))
+    const owners = await exec("grouped", ["sh", "-c", "stat -L -c '%g' /listener/default-address/address /listener/default-address/ports/http"])
+    assert.deepEqual(owners.trim().split("\n"), ["2000", "2000"])
+    assert.equal((await exec("grouped", ["id", "-u"])).trim(), "1000")
+    await kube.delete(`/api/v1/namespaces/${NS}/pods/grouped`)
+  })
+
   test("(e) restarting the node plugin Pod loses nothing and the next publish works", async () => {
     const web1 = await readyPod("web-1")
     const nodeName = web1.spec.nodeName as string

@@ -72,7 +72,13 @@ export const statefulSet = (name: string, namespace: string, className: string, 
 })
 
 /** A Pod with a generic ephemeral listener volume of `className` on `node` (the Listener dies with it). */
-export const ephemeralPod = (name: string, namespace: string, className: string, node: string) => ({
+export const ephemeralPod = (
+  name: string,
+  namespace: string,
+  className: string,
+  node: string,
+  securityContext?: Record<string, unknown>
+) => ({
   apiVersion: "v1",
   kind: "Pod",
   metadata: { name, namespace, labels: { app: name } },
@@ -80,6 +86,7 @@ export const ephemeralPod = (name: string, namespace: string, className: string,
     terminationGracePeriodSeconds: 1,
     // A node selector, not spec.nodeName: WaitForFirstConsumer volumes need the scheduler.
     nodeSelector: { "kubernetes.io/hostname": node },
+    ...(securityContext !== undefined ? { securityContext } : {}),
     containers: [container],
     volumes: [{
       name: "listener",
