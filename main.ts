@@ -136,17 +136,33 @@ const crd = Command.make("crd", {}, () => Effect.sync(() => process.stdout.write
   Command.withDescription("Print the CustomResourceDefinitions as YAML")
 )
 
-// Loaded on demand: the demos drive the local clusters of test/envtest and test/realnodes,
-// which a deployed operator never needs.
+// Loaded on demand: the demos drive in-memory and local clusters that a deployed operator
+// never needs.
 const demo = Command.make("demo", {
+  cluster: Flag.Boolean("cluster").pipe(
+    Flag.withDescription("Run on a real local control plane (kube-apiserver, etcd, …; builds them once from the Go module proxy)"),
+    Flag.withDefault(false)
+  ),
   realNodes: Flag.Boolean("real-nodes").pipe(
-    Flag.withDescription("Run on real kubelets and containerd with the chart-installed operator image (needs root)")
+    Flag.withDescription("Run on real kubelets and containerd with the chart-installed operator image (needs root)"),
+    Flag.withDefault(false)
+  ),
+  verbose: Flag.Boolean("verbose").pipe(
+    Flag.withDescription("Show the roles' logs on stderr instead of writing them to a file"),
+    Flag.withDefault(false)
   )
-}, ({ realNodes }) =>
+}, ({ cluster, realNodes, verbose }) =>
   realNodes
     ? Effect.flatMap(Effect.promise(() => import("./demo/realNodesDemo.ts")), (module) => module.runRealNodesDemo)
-    : Effect.flatMap(Effect.promise(() => import("./demo/demo.ts")), (module) => module.runDemo)).pipe(
-  Command.withDescription("Start a local cluster, both roles and sample workloads, and show the addresses they get")
+    : cluster
+    ? Effect.flatMap(Effect.promise(() => import("./demo/demo.ts")), (module) => module.runDemo)
+    : Effect.flatMap(Effect.promise(() => import("./demo/memoryDemo.ts")), (module) => {
+      const logs = verbose ? "stderr" : module.defaultLogPath()
+      const say = (line: string) => process.stdout.write(`${line}\n`)
+      say(`listener-operator demo — the in-memory cluster: both roles' programs, no Go, no cluster${verbose ? "" : ` (role logs: ${logs})`}`)
+      return module.runMemoryDemo({ say, logs })
+    })).pipe(
+  Command.withDescription("Show per-replica addresses on an in-memory cluster (default), a real local control plane (--cluster) or real nodes (--real-nodes)")
 )
 
 Command.make("listener-operator").pipe(

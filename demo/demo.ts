@@ -1,10 +1,11 @@
 /**
- * `listener-operator demo`: a guided run on a real local control plane (see
+ * `listener-operator demo --cluster`: a guided run on a real local control plane (see
  * test/envtest/localCluster.ts). It deploys a 2-replica StatefulSet that asks for pinned,
  * per-replica NodePort listeners (the `external-stable` class of the `stable-nodes`
  * preset), shows what each Pod finds in its listener volume and on its Listener, then
  * deletes a Pod and shows it coming back on the same node with the same address.
  */
+import { spawn } from "node:child_process"
 import { readFileSync, readdirSync, realpathSync } from "node:fs"
 import { dirname, join, relative } from "node:path"
 import { Effect } from "effect"
@@ -80,8 +81,31 @@ const showListeners = async (cluster: LocalCluster) => {
   }
 }
 
+/**
+ * Builds (or reuses) the envtest binaries, turning build.sh's log into one line per
+ * component; the first build compiles Kubernetes from the Go module proxy.
+ */
+const buildBinaries = (): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const build = spawn("bash", [join(import.meta.dirname, "..", "test", "envtest", "build.sh")], { stdio: ["ignore", "ignore", "pipe"] })
+    let buffered = ""
+    build.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      buffered += chunk
+      for (let nl = buffered.indexOf("\n"); nl >= 0; nl = buffered.indexOf("\n")) {
+        const line = buffered.slice(0, nl)
+        buffered = buffered.slice(nl + 1)
+        if (/building into/u.test(line)) say("  first run: building kube-apiserver, etcd, controller manager, scheduler, kubectl, csi-provisioner, csi-sanity and Helm from the Go module proxy (about 10–25 minutes on 2 cores; later runs reuse them)")
+        const component = /^envtest-build: (\+\d+s) (.+)$/u.exec(line)
+        if (component !== null) say(`  ${component[1]} ${component[2]}`)
+      }
+    })
+    build.on("error", reject)
+    build.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`test/envtest/build.sh failed (exit ${code})`))))
+  })
+
 const demo = async () => {
-  say("listener-operator demo")
+  say("listener-operator demo on a real local control plane")
+  await buildBinaries()
   say(`- starting a local control plane (binaries from ${binDir()}), 2 nodes, the controller and node roles, csi-provisioner and a kubelet stand-in per node`)
   const started = Date.now()
   const cluster = await startLocalCluster({ nodes: NODES, preset: "stable-nodes" })
