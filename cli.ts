@@ -1,0 +1,212 @@
+/**
+ * The composition root and command line: `crd`, `run controller`, `run node`, `demo`
+ * (loaded by main.ts once the runtime is known to be new enough). Kept thin on purpose —
+ * each role is a layer built in `k8s/roles/`; this file only reads settings (flag, else
+ * environment variable, else default) and launches one of them.
+ *
+ * Exit codes: 0 after SIGTERM/SIGINT or a finished command; 2 for bad settings (a flag or
+ * environment variable that is missing or invalid, a kubeconfig that cannot be read) with
+ * one line naming what and why; 1 for anything else.
+ */
+import { NodeRuntime, NodeServices } from "@effect/platform-node"
+import { Cause, Config, Effect, Exit, Layer, Option, Result, Runtime } from "effect"
+import { Command, Flag, GlobalFlag } from "effect/cli"
+import { KubeApiHttp, OPERATOR_VERSION } from "./adapters/KubeApiHttp.ts"
+import { DEFAULT_CLUSTER_DOMAIN, DEFAULT_LISTENER_CLASS_PRESET, LISTENER_CLASS_PRESETS } from "./domain/constants.ts"
+import { crdYaml } from "./k8s/crds.ts"
+import type { KubeApi } from "./effects/KubeApi.ts"
+import { LOG_FORMATS, LOG_LEVELS, loggingLayer, logLevelOf } from "./k8s/operability/logging.ts"
+import type { LogFormat } from "./k8s/operability/logging.ts"
+import { probeServerLayer, Readiness } from "./k8s/operability/probes.ts"
+import { controllerRoleLayer } from "./k8s/roles/controllerRole.ts"
+import { nodeRoleLayer } from "./k8s/roles/nodeRole.ts"
+
+const VERSION = OPERATOR_VERSION
+
+/** A flag's help text with its environment variable and default, as `--help` shows them. */
+const setting = (description: string, env: string, fallback: string): string => `${description} [env ${env}; default: ${fallback}]`
+
+const csiEndpoint = Flag.String("csi-endpoint").pipe(
+  Flag.withDescription(setting("Unix socket to serve CSI on (a path, or unix:// + absolute path)", "CSI_ENDPOINT", "required")),
+  Flag.withFallbackConfig(Config.String("CSI_ENDPOINT"))
+)
+const logFormat = Flag.Literals("log-format", LOG_FORMATS).pipe(
+  Flag.withDescription(setting("json (one object per line) or text (logfmt)", "LOG_FORMAT", "json")),
+  Flag.withFallbackConfig(Config.Literals(LOG_FORMATS, "LOG_FORMAT")),
+  Flag.withDefault("json" as const)
+)
+const probePort = Flag.Int("metrics-port").pipe(
+  Flag.withDescription(setting("Port for /metrics, /healthz and /readyz; 0 disables the endpoint", "METRICS_PORT", "8080")),
+  Flag.withFallbackConfig(Config.Int("METRICS_PORT")),
+  Flag.withDefault(8080)
+)
+
+/** The built-in `--log-level` flag wins; else LOG_LEVEL; else info. */
+const effectiveLogLevel = Effect.gen(function*() {
+  const fromFlag = yield* GlobalFlag.LogLevel
+  if (Option.isSome(fromFlag)) return fromFlag.value
+  const fromEnv = yield* Config.option(Config.Literals(LOG_LEVELS, "LOG_LEVEL"))
+  return Option.isSome(fromEnv) ? logLevelOf(fromEnv.value) : "Info"
+})
+
+/** A role runs until SIGTERM/SIGINT; its probe endpoint and logging wrap it. */
+const launchRole = (
+  role: Layer.Layer<never, unknown, KubeApi | Readiness>,
+  options: { readonly port: number; readonly format: LogFormat }
+) =>
+  Effect.gen(function*() {
+    const level = yield* effectiveLogLevel
+    const probes = options.port > 0 ? probeServerLayer(options.port) : Layer.empty
+    return yield* Layer.launch(Layer.mergeAll(role, probes).pipe(
+      Layer.provide(Layer.mergeAll(KubeApiHttp.layer, Readiness.layer))
+    )).pipe(Effect.provide(loggingLayer({ level, format: options.format })))
+  })
+
+const runController = Command.make("controller", {
+  csiEndpoint,
+  clusterDomain: Flag.String("cluster-domain").pipe(
+    Flag.withDescription(setting("DNS domain of the cluster, used in ClusterIP hostnames", "KUBERNETES_CLUSTER_DOMAIN", DEFAULT_CLUSTER_DOMAIN)),
+    Flag.withFallbackConfig(Config.String("KUBERNETES_CLUSTER_DOMAIN")),
+    Flag.withDefault(DEFAULT_CLUSTER_DOMAIN)
+  ),
+  preset: Flag.Literals("listener-class-preset", LISTENER_CLASS_PRESETS).pipe(
+    Flag.withDescription(setting("Which ListenerClasses to create at start-up if missing", "LISTENER_CLASS_PRESET", DEFAULT_LISTENER_CLASS_PRESET)),
+    Flag.withFallbackConfig(Config.Literals(LISTENER_CLASS_PRESETS, "LISTENER_CLASS_PRESET")),
+    Flag.withDefault(DEFAULT_LISTENER_CLASS_PRESET)
+  ),
+  leaderElectionNamespace: Flag.String("leader-election-namespace").pipe(
+    Flag.withDescription(setting("Namespace of the leader-election Lease", "POD_NAMESPACE", "unset: no leader election")),
+    Flag.withFallbackConfig(Config.String("POD_NAMESPACE")),
+    Flag.optional
+  ),
+  instance: Flag.String("instance").pipe(
+    Flag.withDescription(setting("Name of this replica (the Pod name)", "POD_NAME", "listener-operator-controller")),
+    Flag.withFallbackConfig(Config.String("POD_NAME")),
+    Flag.withDefault("listener-operator-controller")
+  ),
+  logFormat,
+  probePort
+}, (flags) =>
+  launchRole(controllerRoleLayer({
+    csiEndpoint: flags.csiEndpoint,
+    clusterDomain: flags.clusterDomain,
+    preset: flags.preset,
+    vendorVersion: VERSION,
+    instance: flags.instance,
+    leaderElection: flags.leaderElectionNamespace._tag === "Some"
+      ? { namespace: flags.leaderElectionNamespace.value, name: "listener-operator-controller" }
+      : undefined
+  }), { port: flags.probePort, format: flags.logFormat }))
+
+const runNode = Command.make("node", {
+  csiEndpoint,
+  nodeName: Flag.String("node-name").pipe(
+    Flag.withDescription(setting("The Kubernetes Node this plugin serves", "KUBERNETES_NODE_NAME", "required")),
+    Flag.withFallbackConfig(Config.String("KUBERNETES_NODE_NAME"))
+  ),
+  pluginRegistrationDir: Flag.String("plugin-registration-dir").pipe(
+    Flag.withDescription(setting(
+      "The kubelet's plugins_registry directory: register with the kubelet from this process (no node-driver-registrar)",
+      "PLUGIN_REGISTRATION_DIR",
+      "unset: off"
+    )),
+    Flag.withFallbackConfig(Config.String("PLUGIN_REGISTRATION_DIR")),
+    Flag.optional
+  ),
+  kubeletRegistrationPath: Flag.String("kubelet-registration-path").pipe(
+    Flag.withDescription(setting("The CSI socket's path as the kubelet sees it on the node", "DRIVER_REG_SOCK_PATH", "the CSI endpoint's path")),
+    Flag.withFallbackConfig(Config.String("DRIVER_REG_SOCK_PATH")),
+    Flag.optional
+  ),
+  logFormat,
+  probePort
+}, (flags) =>
+  launchRole(nodeRoleLayer({
+    csiEndpoint: flags.csiEndpoint,
+    nodeName: flags.nodeName,
+    vendorVersion: VERSION,
+    registration: Option.isSome(flags.pluginRegistrationDir)
+      ? {
+        registrationDir: flags.pluginRegistrationDir.value,
+        kubeletCsiEndpoint: Option.getOrElse(flags.kubeletRegistrationPath, () => flags.csiEndpoint.replace(/^unix:\/\//u, ""))
+      }
+      : undefined
+  }), {
+    port: flags.probePort,
+    format: flags.logFormat
+  }))
+
+const run = Command.make("run").pipe(
+  Command.withDescription("Run one role of the operator"),
+  Command.withSubcommands([runController, runNode])
+)
+
+const crd = Command.make("crd", {}, () => Effect.sync(() => process.stdout.write(crdYaml()))).pipe(
+  Command.withDescription("Print the CustomResourceDefinitions as YAML")
+)
+
+// Loaded on demand: the demos drive in-memory and local clusters that a deployed operator
+// never needs.
+const demo = Command.make("demo", {
+  cluster: Flag.Boolean("cluster").pipe(
+    Flag.withDescription("Run on a real local control plane (kube-apiserver, etcd, …; builds them once from the Go module proxy)"),
+    Flag.withDefault(false)
+  ),
+  realNodes: Flag.Boolean("real-nodes").pipe(
+    Flag.withDescription("Run on real kubelets and containerd with the chart-installed operator image (needs root)"),
+    Flag.withDefault(false)
+  ),
+  verbose: Flag.Boolean("verbose").pipe(
+    Flag.withDescription("Show the roles' logs on stderr instead of writing them to a file"),
+    Flag.withDefault(false)
+  )
+}, ({ cluster, realNodes, verbose }) =>
+  realNodes
+    ? Effect.flatMap(Effect.promise(() => import("./demo/realNodesDemo.ts")), (module) => module.runRealNodesDemo)
+    : cluster
+    ? Effect.flatMap(Effect.promise(() => import("./demo/demo.ts")), (module) => module.runDemo)
+    : Effect.flatMap(Effect.promise(() => import("./demo/memoryDemo.ts")), (module) => {
+      const logs = verbose ? "stderr" : module.defaultLogPath()
+      const say = (line: string) => process.stdout.write(`${line}\n`)
+      say(`listener-operator demo — the in-memory cluster: both roles' programs, no Go, no cluster${verbose ? "" : ` (role logs: ${logs})`}`)
+      return module.runMemoryDemo({ say, logs })
+    })).pipe(
+  Command.withDescription("Show per-replica addresses on an in-memory cluster (default), a real local control plane (--cluster) or real nodes (--real-nodes)")
+)
+
+/** Failures that mean "the settings are wrong": the CLI's own parse errors and an unreadable kubeconfig. */
+const SETTINGS_ERRORS: ReadonlySet<string> = new Set([
+  "MissingOption", "MissingArgument", "InvalidValue", "UnrecognizedOption", "DuplicateOption", "UnexpectedArgument",
+  "UnknownSubcommand", "ValidationError", "ShowHelp", "KubeConfigError"
+])
+
+const settingsError = (cause: Cause.Cause<unknown>): { readonly _tag: string; readonly message: string } | undefined => {
+  const found = Cause.findError(cause)
+  if (!Result.isSuccess(found)) return undefined
+  const error = found.success as { readonly _tag?: unknown; readonly message?: unknown }
+  return typeof error?._tag === "string" && SETTINGS_ERRORS.has(error._tag)
+    ? { _tag: error._tag, message: String(error.message) }
+    : undefined
+}
+
+Command.make("listener-operator").pipe(
+  Command.withSubcommands([crd, run, demo]),
+  Command.run({ version: VERSION }),
+  Effect.provide(NodeServices.layer),
+  NodeRuntime.runMain({
+    // Reported here instead: a bad setting is one line, not a stack trace.
+    disableErrorReporting: true,
+    teardown: (exit, onExit) => {
+      // SIGTERM/SIGINT end the roles gracefully: that is a clean exit, not a failure.
+      if (Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause)) return onExit(0)
+      const bad = settingsError(exit.cause)
+      if (bad !== undefined) {
+        // The CLI already printed its own parse errors with the usage.
+        if (bad._tag === "KubeConfigError") process.stderr.write(`listener-operator: ${bad.message}\n`)
+        return onExit(2)
+      }
+      process.stderr.write(`${Cause.pretty(exit.cause)}\n`)
+      return Runtime.defaultTeardown(exit, onExit)
+    }
+  })
+)

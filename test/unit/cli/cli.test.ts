@@ -1,0 +1,55 @@
+// The command line as a user meets it: every setting in --help with its environment
+// variable and default, bad settings refused in one line with exit code 2, and an old
+// Node.js refused before anything is loaded.
+import { test } from "node:test"
+import assert from "node:assert/strict"
+import { spawnSync } from "node:child_process"
+import { join } from "node:path"
+
+const repoRoot = join(import.meta.dirname, "..", "..", "..")
+// Under Deno, process.execPath is deno; the CLI runs on Node (npm's pinned Node 24 on PATH).
+const node = "Deno" in globalThis ? "node" : process.execPath
+
+const cli = (args: ReadonlyArray<string>, env: Record<string, string> = {}, preload: ReadonlyArray<string> = []) =>
+  spawnSync(node, [...preload, "--import", "tsx", "main.ts", ...args], {
+    cwd: repoRoot,
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, KUBECONFIG: "/nonexistent/kubeconfig", ...env }
+  })
+
+test("--help of each role lists every setting with its environment variable and default", () => {
+  const expected = {
+    controller: ["CSI_ENDPOINT", "KUBERNETES_CLUSTER_DOMAIN", "LISTENER_CLASS_PRESET", "POD_NAMESPACE", "POD_NAME", "LOG_FORMAT", "METRICS_PORT"],
+    node: ["CSI_ENDPOINT", "KUBERNETES_NODE_NAME", "PLUGIN_REGISTRATION_DIR", "DRIVER_REG_SOCK_PATH", "LOG_FORMAT", "METRICS_PORT"]
+  }
+  for (const [role, envs] of Object.entries(expected)) {
+    const help = cli(["run", role, "--help"])
+    assert.equal(help.status, 0, help.stderr)
+    for (const env of envs) assert.match(help.stdout, new RegExp(`\\[env ${env}; default: [^\\]]+\\]`, "u"), `${role} --help names ${env}`)
+  }
+})
+
+test("a missing or invalid setting exits 2 naming it", () => {
+  const missing = cli(["run", "node", "--csi-endpoint", "/tmp/never.sock", "--metrics-port", "0"])
+  assert.equal(missing.status, 2)
+  assert.match(missing.stdout + missing.stderr, /Missing required flag: --node-name/u)
+  const invalid = cli(["run", "node", "--csi-endpoint", "/tmp/never.sock", "--node-name", "n"], { LOG_FORMAT: "xml" })
+  assert.equal(invalid.status, 2)
+  assert.match(invalid.stdout + invalid.stderr, /LOG_FORMAT|xml/u)
+})
+
+test("an unreadable kubeconfig is one line naming the file and the cause, exit 2, no stack trace", () => {
+  const run = cli(["run", "node", "--csi-endpoint", "/tmp/never.sock", "--node-name", "n", "--metrics-port", "0"])
+  assert.equal(run.status, 2)
+  assert.equal(run.stderr.trim().split("\n").length, 1, run.stderr)
+  assert.match(run.stderr, /^listener-operator: cannot load kubeconfig .*ENOENT.*\/nonexistent\/kubeconfig/u)
+  assert.doesNotMatch(run.stderr, /\n\s+at /u)
+})
+
+test("an older Node.js is refused before any dependency loads, naming the version needed", () => {
+  const old = cli(["--help"], {}, ["--import", 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"20.20.2"})'])
+  assert.equal(old.status, 2)
+  assert.match(old.stderr, /needs Node\.js 24 or newer; this is Node\.js v20\.20\.2/u)
+  assert.equal(old.stdout, "")
+})
