@@ -11,6 +11,8 @@
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { Cause, Config, Effect, Exit, Layer, Option, Result, Runtime } from "effect"
 import { Command, Flag, GlobalFlag } from "effect/cli"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { KubeApiHttp, OPERATOR_VERSION } from "./adapters/KubeApiHttp.ts"
 import { DEFAULT_CLUSTER_DOMAIN, DEFAULT_LISTENER_CLASS_PRESET, LISTENER_CLASS_PRESETS } from "./domain/constants.ts"
 import { crdYaml } from "./k8s/crds.ts"
@@ -164,7 +166,8 @@ const demo = Command.make("demo", {
   realNodes
     ? Effect.flatMap(Effect.promise(() => import("./demo/realNodesDemo.ts")), (module) => module.runRealNodesDemo)
     : cluster
-    ? Effect.flatMap(Effect.promise(() => import("./demo/demo.ts")), (module) => module.runDemo)
+    ? Effect.flatMap(Effect.promise(() => import("./demo/demo.ts")), (module) =>
+      module.runDemo({ logs: verbose ? undefined : join(tmpdir(), `listener-operator-demo-${process.pid}.log`) }))
     : Effect.flatMap(Effect.promise(() => import("./demo/memoryDemo.ts")), (module) => {
       const logs = verbose ? "stderr" : module.defaultLogPath()
       const say = (line: string) => process.stdout.write(`${line}\n`)

@@ -6,20 +6,20 @@
  * deletes a Pod and shows it coming back on the same node with the same address.
  */
 import { spawn } from "node:child_process"
-import { readFileSync, readdirSync, realpathSync } from "node:fs"
-import { dirname, join, relative } from "node:path"
+import { readFileSync, readdirSync } from "node:fs"
+import { join } from "node:path"
 import { Effect } from "effect"
 import { LISTENER_API_VERSION, STORAGE_CLASS_NAME } from "../domain/constants.ts"
-import { binDir } from "../test/envtest/binDir.ts"
 import { eventually } from "../test/envtest/kubeClient.ts"
 import type { KubeObject } from "../test/envtest/kubeClient.ts"
 import { readyPod, startLocalCluster } from "../test/envtest/localCluster.ts"
 import type { LocalCluster } from "../test/envtest/localCluster.ts"
+import { table } from "./memoryDemo.ts"
 
 const NAMESPACE = "demo"
 const NODES = {
-  "node-a": [{ type: "ExternalIP", address: "192.0.2.10" }, { type: "InternalIP", address: "10.1.0.10" }, { type: "Hostname", address: "node-a" }],
-  "node-b": [{ type: "ExternalIP", address: "192.0.2.20" }, { type: "InternalIP", address: "10.1.0.20" }, { type: "Hostname", address: "node-b" }]
+  "node-a": [{ type: "ExternalIP", address: "203.0.113.10" }, { type: "InternalIP", address: "10.1.0.10" }, { type: "Hostname", address: "node-a" }],
+  "node-b": [{ type: "ExternalIP", address: "203.0.113.20" }, { type: "InternalIP", address: "10.1.0.20" }, { type: "Hostname", address: "node-b" }]
 } as const
 const WAIT = { timeoutMs: 180_000, intervalMs: 500 }
 
@@ -51,34 +51,14 @@ const statefulSet = {
   }
 }
 
-/** The listener volume as the container sees it under /listener. */
-const showVolume = (cluster: LocalCluster, pod: KubeObject) => {
+/** What a Pod reads under /listener: default-address/address and its ports. */
+const readVolume = (cluster: LocalCluster, pod: KubeObject): { address: string; ports: string } | undefined => {
   const published = cluster.kubelets.flatMap((k) => k.published.get(pod.metadata.uid!) ?? [])
   const target = published.find((v) => v.volumeName === "listener")?.targetPath
-  if (target === undefined) return say("    (volume not published)")
-  const tree = dirname(realpathSync(join(target, "addresses")))
-  say(`    /listener/default-address -> ${relative(tree, realpathSync(join(target, "default-address")))}`)
-  for (const address of readdirSync(join(target, "addresses"))) {
-    const dir = join(target, "addresses", address)
-    const ports = readdirSync(join(dir, "ports")).map((name) => `${name}=${readFileSync(join(dir, "ports", name), "utf8")}`)
-    say(`    /listener/addresses/${address}/address = ${readFileSync(join(dir, "address"), "utf8")}   ports: ${ports.join(" ")}`)
-  }
-}
-
-const showPods = (cluster: LocalCluster, pods: ReadonlyArray<KubeObject>) => {
-  for (const pod of pods) {
-    say(`  ${pod.metadata.name} on ${pod.spec.nodeName}:`)
-    showVolume(cluster, pod)
-  }
-}
-
-const showListeners = async (cluster: LocalCluster) => {
-  const out = await cluster.plane.kubectl(["get", "listeners", "-n", NAMESPACE])
-  say(out.stdout.replace(/^/gm, "  "))
-  for (const name of ["listener-kafka-0", "listener-kafka-1"]) {
-    const listener = await cluster.kube.get(`/apis/${LISTENER_API_VERSION}/namespaces/${NAMESPACE}/listeners/${name}`)
-    say(`  ${name}.status.ingressAddresses = ${JSON.stringify(listener.status?.ingressAddresses ?? [])}`)
-  }
+  if (target === undefined) return undefined
+  const dir = join(target, "default-address")
+  const ports = readdirSync(join(dir, "ports")).map((name) => `${name}=${readFileSync(join(dir, "ports", name), "utf8")}`)
+  return { address: readFileSync(join(dir, "address"), "utf8"), ports: ports.join(" ") }
 }
 
 /**
@@ -103,44 +83,51 @@ const buildBinaries = (): Promise<void> =>
     build.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`test/envtest/build.sh failed (exit ${code})`))))
   })
 
-const demo = async () => {
-  say("listener-operator demo on a real local control plane")
+const demo = async (options: { readonly logs: string | undefined }) => {
+  say(`listener-operator demo on a real local control plane${options.logs === undefined ? "" : ` (role logs: ${options.logs})`}`)
   await buildBinaries()
-  say(`- starting a local control plane (binaries from ${binDir()}), 2 nodes, the controller and node roles, csi-provisioner and a kubelet stand-in per node`)
   const started = Date.now()
-  const cluster = await startLocalCluster({ nodes: NODES, preset: "stable-nodes" })
+  const cluster = await startLocalCluster({ nodes: NODES, preset: "stable-nodes", roleLogFile: options.logs })
   try {
-    say(`  ready in ${((Date.now() - started) / 1000).toFixed(1)} s; kubeconfig: ${cluster.plane.kubeconfigPath}`)
+    say(`- started kube-apiserver, etcd, controller manager, scheduler, csi-provisioner, our two roles and a kubelet stand-in per node in ${((Date.now() - started) / 1000).toFixed(1)} s (kubeconfig: ${cluster.plane.kubeconfigPath})`)
     const classes = await eventually("preset ListenerClasses", async () => {
-      const list = await cluster.plane.kubectl(["get", "listenerclasses"])
-      return list.stdout.includes("external-stable") ? list.stdout : undefined
+      const list = await cluster.kube.list(`/apis/${LISTENER_API_VERSION}/listenerclasses`)
+      return list.items.length >= 3 ? list.items.map((c) => c.metadata.name).join(", ") : undefined
     }, WAIT)
-    say("- ListenerClasses of the stable-nodes preset:")
-    say(classes.replace(/^/gm, "  "))
-
+    say(`- the controller created the stable-nodes preset ListenerClasses: ${classes}`)
     await cluster.kube.create("/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: NAMESPACE } })
     await eventually("default ServiceAccount", () => cluster.kube.getOrUndefined(`/api/v1/namespaces/${NAMESPACE}/serviceaccounts/default`), WAIT)
-    say("- creating StatefulSet kafka (2 replicas) with a listener volume of class external-stable (NodePort, pinned)")
+    say("- StatefulSet kafka, 2 replicas, listener volume of class external-stable (NodePort, pinned): scheduled, provisioned by csi-provisioner, published")
     await cluster.kube.create(`/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets`, statefulSet)
     const pods = [await readyPod(cluster.kube, NAMESPACE, "kafka-0"), await readyPod(cluster.kube, NAMESPACE, "kafka-1")]
-    say("- each Pod finds its own node's address and the node ports in its volume:")
-    showPods(cluster, pods)
-    say("- the Listeners created per replica report the same addresses:")
-    await showListeners(cluster)
-
+    const rows: string[][] = []
+    for (const pod of pods) {
+      const volume = readVolume(cluster, pod)
+      say(`- ${pod.metadata.name} on ${pod.spec.nodeName} reads /listener/default-address/address = ${volume?.address ?? "?"}, ports ${volume?.ports ?? "?"}`)
+      rows.push([pod.metadata.name!, pod.spec.nodeName, volume?.address ?? "?", volume?.ports ?? "?"])
+    }
+    for (const pod of pods) {
+      const listener = await cluster.kube.get(`/apis/${LISTENER_API_VERSION}/namespaces/${NAMESPACE}/listeners/listener-${pod.metadata.name}`)
+      const addresses = ((listener.status?.ingressAddresses ?? []) as Array<{ address: string }>).map((a) => a.address)
+      say(`- Listener listener-${pod.metadata.name} (created per replica by the node plugin) reports ${addresses.join(", ")}`)
+    }
     const victim = pods[0]!
-    say(`- deleting ${victim.metadata.name} (on ${victim.spec.nodeName}); its volume is pinned to that node`)
+    say(`- deleting ${victim.metadata.name}: its volume is pinned to ${victim.spec.nodeName}`)
     await cluster.kube.delete(`/api/v1/namespaces/${NAMESPACE}/pods/${victim.metadata.name}`)
     const replacement = await readyPod(cluster.kube, NAMESPACE, victim.metadata.name!, victim.metadata.uid)
-    say(`  ${replacement.metadata.name} is back on ${replacement.spec.nodeName} with the same address:`)
-    showVolume(cluster, replacement)
-    say("- done; stopping everything")
+    const again = readVolume(cluster, replacement)
+    say(`- ${replacement.metadata.name} is back on ${replacement.spec.nodeName} and reads the same address: ${again?.address ?? "?"}`)
+    rows[0] = [replacement.metadata.name!, replacement.spec.nodeName, again?.address ?? "?", again?.ports ?? "?"]
+    say("")
+    for (const line of table(["POD", "NODE", "ADDRESS", "PORTS"], rows)) say(line)
+    say("")
+    say("done; stopping everything. On real kubelets and containerd (root): npm run demo -- --real-nodes")
   } finally {
     await cluster.stop()
   }
 }
 
-export const runDemo: Effect.Effect<void, Error> = Effect.tryPromise({
-  try: demo,
+export const runDemo = (options: { readonly logs: string | undefined }): Effect.Effect<void, Error> => Effect.tryPromise({
+  try: () => demo(options),
   catch: (error) => (error instanceof Error ? error : new Error(String(error)))
 })

@@ -9,7 +9,8 @@
 import { mkdtemp, mkdir, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Effect, Exit, Layer, Scope } from "effect"
+import { appendFileSync } from "node:fs"
+import { Effect, Exit, Layer, Logger, Scope } from "effect"
 import { KubeApiHttp } from "../../adapters/KubeApiHttp.ts"
 import { CSI_DRIVER_NAME } from "../../domain/constants.ts"
 import type { ListenerClassPreset } from "../../domain/constants.ts"
@@ -36,6 +37,8 @@ export interface LocalClusterOptions {
   /** ListenerClasses the controller creates at start. */
   readonly preset: ListenerClassPreset
   readonly log?: ((line: string) => void) | undefined
+  /** Where our roles log (logfmt lines appended); default: Effect's console logger. */
+  readonly roleLogFile?: string | undefined
 }
 
 export interface LocalCluster {
@@ -59,6 +62,8 @@ export interface RolesOptions {
   readonly nodeSockets: Readonly<Record<string, string>>
   /** Default `none`: tests create the classes they use. */
   readonly preset?: ListenerClassPreset | undefined
+  /** Where the roles log (logfmt lines appended); default: Effect's console logger. */
+  readonly logFile?: string | undefined
 }
 
 export interface Roles {
@@ -80,8 +85,13 @@ export async function startRoles(options: RolesOptions): Promise<Roles> {
   const nodes = Object.entries(options.nodeSockets).map(([nodeName, socket]) =>
     nodeRoleLayer({ csiEndpoint: socket, nodeName, vendorVersion: "local" })
   )
+  const logFile = options.logFile
+  const logging = logFile === undefined
+    ? Layer.empty
+    : Logger.layer([Logger.map(Logger.formatLogFmt, (line: string) => appendFileSync(logFile, `${line}\n`))])
   const roles = Layer.mergeAll(controller, ...nodes).pipe(
-    Layer.provide(Layer.merge(KubeApiHttp.layerFromKubeconfigFile(options.kubeconfigPath), Readiness.layer))
+    Layer.provide(Layer.merge(KubeApiHttp.layerFromKubeconfigFile(options.kubeconfigPath), Readiness.layer)),
+    Layer.provide(logging)
   )
   const scope = Effect.runSync(Scope.make())
   try {
@@ -141,7 +151,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       await mkdir(kubeletDirs[name]!, { recursive: true })
     }
     const controllerSocket = join(dir, "controller.sock")
-    const roles = await startRoles({ kubeconfigPath: plane.kubeconfigPath, controllerSocket, nodeSockets, preset: options.preset })
+    const roles = await startRoles({ kubeconfigPath: plane.kubeconfigPath, controllerSocket, nodeSockets, preset: options.preset, logFile: options.roleLogFile })
     stops.push(() => roles.stop())
     for (const name of Object.keys(options.nodes)) {
       await registerPlugin({ kube, node: name, socketPath: nodeSockets[name]!, driverName: CSI_DRIVER_NAME })
