@@ -13,15 +13,12 @@ import { Cause, Config, Effect, Exit, Layer, Option, Result, Runtime } from "eff
 import { Command, Flag, GlobalFlag } from "effect/cli"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { KubeApiHttp, OPERATOR_VERSION } from "./adapters/KubeApiHttp.ts"
+import { OPERATOR_VERSION } from "./adapters/version.ts"
 import { DEFAULT_CLUSTER_DOMAIN, DEFAULT_LISTENER_CLASS_PRESET, LISTENER_CLASS_PRESETS } from "./domain/constants.ts"
-import { crdYaml } from "./k8s/crds.ts"
 import type { KubeApi } from "./effects/KubeApi.ts"
 import { LOG_FORMATS, LOG_LEVELS, loggingLayer, logLevelOf } from "./k8s/operability/logging.ts"
 import type { LogFormat } from "./k8s/operability/logging.ts"
-import { probeServerLayer, Readiness } from "./k8s/operability/probes.ts"
-import { controllerRoleLayer } from "./k8s/roles/controllerRole.ts"
-import { nodeRoleLayer } from "./k8s/roles/nodeRole.ts"
+import type { Readiness } from "./k8s/operability/probes.ts"
 
 const VERSION = OPERATOR_VERSION
 
@@ -51,15 +48,22 @@ const effectiveLogLevel = Effect.gen(function*() {
   return Option.isSome(fromEnv) ? logLevelOf(fromEnv.value) : "Info"
 })
 
-/** A role runs until SIGTERM/SIGINT; its probe endpoint and logging wrap it. */
+/**
+ * A role runs until SIGTERM/SIGINT; its probe endpoint and logging wrap it. The role, the
+ * Kubernetes client and the HTTP server are imported only here, so `--help`, `crd` and
+ * the other role never load them (docs/performance.md, footprint).
+ */
 const launchRole = (
-  role: Layer.Layer<never, unknown, KubeApi | Readiness>,
+  role: () => Promise<Layer.Layer<never, unknown, KubeApi | Readiness>>,
   options: { readonly port: number; readonly format: LogFormat }
 ) =>
   Effect.gen(function*() {
     const level = yield* effectiveLogLevel
+    const [layer, { KubeApiHttp }, { probeServerLayer, Readiness }] = yield* Effect.promise(() =>
+      Promise.all([role(), import("./adapters/KubeApiHttp.ts"), import("./k8s/operability/probes.ts")])
+    )
     const probes = options.port > 0 ? probeServerLayer(options.port) : Layer.empty
-    return yield* Layer.launch(Layer.mergeAll(role, probes).pipe(
+    return yield* Layer.launch(Layer.mergeAll(layer, probes).pipe(
       Layer.provide(Layer.mergeAll(KubeApiHttp.layer, Readiness.layer))
     )).pipe(Effect.provide(loggingLayer({ level, format: options.format })))
   })
@@ -89,7 +93,7 @@ const runController = Command.make("controller", {
   logFormat,
   probePort
 }, (flags) =>
-  launchRole(controllerRoleLayer({
+  launchRole(async () => (await import("./k8s/roles/controllerRole.ts")).controllerRoleLayer({
     csiEndpoint: flags.csiEndpoint,
     clusterDomain: flags.clusterDomain,
     preset: flags.preset,
@@ -123,7 +127,7 @@ const runNode = Command.make("node", {
   logFormat,
   probePort
 }, (flags) =>
-  launchRole(nodeRoleLayer({
+  launchRole(async () => (await import("./k8s/roles/nodeRole.ts")).nodeRoleLayer({
     csiEndpoint: flags.csiEndpoint,
     nodeName: flags.nodeName,
     vendorVersion: VERSION,
@@ -143,7 +147,8 @@ const run = Command.make("run").pipe(
   Command.withSubcommands([runController, runNode])
 )
 
-const crd = Command.make("crd", {}, () => Effect.sync(() => process.stdout.write(crdYaml()))).pipe(
+const crd = Command.make("crd", {}, () =>
+  Effect.promise(() => import("./k8s/crds.ts")).pipe(Effect.map(({ crdYaml }) => process.stdout.write(crdYaml())))).pipe(
   Command.withDescription("Print the CustomResourceDefinitions as YAML")
 )
 

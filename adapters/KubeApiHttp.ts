@@ -15,20 +15,23 @@ import { Context, Effect, Layer } from "effect"
 import type { Scope } from "effect"
 import { KubeApi } from "../effects/KubeApi.ts"
 import { connectionOf, kubeConfigFromDefault, kubeConfigFromFile, kubeConfigInCluster } from "./http/kubeconfig.ts"
-import type { KubeConfigError } from "./http/kubeconfig.ts"
+import type { ClusterConnection, KubeConfigError } from "./http/kubeconfig.ts"
+import { lightConnection } from "./http/kubeconfigLight.ts"
+import type { KubeconfigSource } from "./http/kubeconfigLight.ts"
 import { makeKubeApi } from "./http/kubeApi.ts"
 import { makeTransport } from "./http/request.ts"
 import type { SocketStats } from "./http/request.ts"
 import type { RequestStats } from "./http/stats.ts"
 
-import packageJson from "../package.json" with { type: "json" }
 
 export { KubeConfigError } from "./http/kubeconfig.ts"
 export type { RequestStats } from "./http/stats.ts"
 export type { SocketStats } from "./http/request.ts"
 
+import { OPERATOR_VERSION } from "./version.ts"
+
 /** The operator's version (package.json's) as sent in the User-Agent header. */
-export const OPERATOR_VERSION: string = packageJson.version
+export { OPERATOR_VERSION }
 
 export interface KubeApiHttpOptions {
   /** Default `listener-operator/<version>`. */
@@ -47,13 +50,12 @@ export class KubeApiHttp extends Context.Service<KubeApiHttp, {
   /** Open sockets of both pools; after all work ends only idle keep-alive sockets remain. */
   readonly sockets: Effect.Effect<SocketStats>
 }>()("listener-operator/adapters/KubeApiHttp") {
-  /** Build the port and the stats handle from a loaded KubeConfig; sockets close with the scope. */
-  static readonly make = (
-    kc: KubeConfig,
+  /** Build the port and the stats handle for a connection; sockets close with the scope. */
+  static readonly makeFromConnection = (
+    connection: ClusterConnection,
     options: KubeApiHttpOptions = {}
-  ): Effect.Effect<{ readonly api: KubeApi["Service"]; readonly http: KubeApiHttp["Service"] }, KubeConfigError, Scope.Scope> =>
+  ): Effect.Effect<{ readonly api: KubeApi["Service"]; readonly http: KubeApiHttp["Service"] }, never, Scope.Scope> =>
     Effect.gen(function*() {
-      const connection = yield* connectionOf(kc)
       const transport = yield* makeTransport(connection, {
         userAgent: options.userAgent ?? `listener-operator/${OPERATOR_VERSION}`,
         maxSockets: options.maxSockets ?? 16,
@@ -69,6 +71,20 @@ export class KubeApiHttp extends Context.Service<KubeApiHttp, {
       }
     })
 
+  /** Build the port and the stats handle from a loaded client-node KubeConfig. */
+  static readonly make = (
+    kc: KubeConfig,
+    options: KubeApiHttpOptions = {}
+  ): Effect.Effect<{ readonly api: KubeApi["Service"]; readonly http: KubeApiHttp["Service"] }, KubeConfigError, Scope.Scope> =>
+    Effect.flatMap(connectionOf(kc), (connection) => KubeApiHttp.makeFromConnection(connection, options))
+
+  static readonly layerFromConnection = (
+    connection: ClusterConnection,
+    options?: KubeApiHttpOptions
+  ): Layer.Layer<KubeApi | KubeApiHttp> =>
+    Layer.effectContext(Effect.map(KubeApiHttp.makeFromConnection(connection, options), ({ api, http }) =>
+      Context.make(KubeApi, api).pipe(Context.add(KubeApiHttp, http))))
+
   static readonly layerFromKubeConfig = (
     kc: KubeConfig,
     options?: KubeApiHttpOptions
@@ -76,19 +92,31 @@ export class KubeApiHttp extends Context.Service<KubeApiHttp, {
     Layer.effectContext(Effect.map(KubeApiHttp.make(kc, options), ({ api, http }) =>
       Context.make(KubeApi, api).pipe(Context.add(KubeApiHttp, http))))
 
+  /**
+   * The connection for a source: read directly where it can be (files with certificates
+   * or tokens, the in-cluster service account), else through client-node's KubeConfig
+   * (exec and auth-provider plugins, impersonation, merged files).
+   */
+  static readonly connect = (source: KubeconfigSource): Effect.Effect<ClusterConnection, KubeConfigError> =>
+    Effect.flatMap(lightConnection(source), (light) => {
+      if (light !== undefined) return Effect.succeed(light)
+      const loaded = source === "default" ? kubeConfigFromDefault : source === "in-cluster" ? kubeConfigInCluster : kubeConfigFromFile(source.file)
+      return Effect.flatMap(loaded, (kc) => connectionOf(kc, source === "default" || source === "in-cluster" ? source : source.file))
+    })
+
   static readonly layerFromKubeconfigFile = (
     path: string,
     options?: KubeApiHttpOptions
   ): Layer.Layer<KubeApi | KubeApiHttp, KubeConfigError> =>
-    Layer.unwrap(Effect.map(kubeConfigFromFile(path), (kc) => KubeApiHttp.layerFromKubeConfig(kc, options)))
+    Layer.unwrap(Effect.map(KubeApiHttp.connect({ file: path }), (connection) => KubeApiHttp.layerFromConnection(connection, options)))
 
   /** The service account of the Pod we run in. */
   static readonly layerInCluster: Layer.Layer<KubeApi | KubeApiHttp, KubeConfigError> = Layer.unwrap(
-    Effect.map(kubeConfigInCluster, (kc) => KubeApiHttp.layerFromKubeConfig(kc))
+    Effect.map(KubeApiHttp.connect("in-cluster"), (connection) => KubeApiHttp.layerFromConnection(connection))
   )
 
   /** `$KUBECONFIG`, `~/.kube/config`, then the in-cluster service account. */
   static readonly layer: Layer.Layer<KubeApi | KubeApiHttp, KubeConfigError> = Layer.unwrap(
-    Effect.map(kubeConfigFromDefault, (kc) => KubeApiHttp.layerFromKubeConfig(kc))
+    Effect.map(KubeApiHttp.connect("default"), (connection) => KubeApiHttp.layerFromConnection(connection))
   )
 }

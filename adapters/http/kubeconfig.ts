@@ -7,7 +7,7 @@
  * auth-provider plugins) are re-read at most every `AUTH_REFRESH_MILLIS`; the plugins
  * keep their own caches on top.
  */
-import { KubeConfig } from "@kubernetes/client-node"
+import type { KubeConfig } from "@kubernetes/client-node"
 import { Data, Effect } from "effect"
 import type * as https from "node:https"
 
@@ -41,10 +41,15 @@ const AUTH_REFRESH_MILLIS = 30_000
 
 const messageOf = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
 
-/** Load a kubeconfig; `load` is one of KubeConfig's loaders (they throw on bad input). */
+/**
+ * Load a kubeconfig with client-node; `load` is one of KubeConfig's loaders (they throw on
+ * bad input). client-node is imported here, on demand: most configurations never need it
+ * (kubeconfigLight.ts).
+ */
 export const loadKubeConfig = (source: string, load: (kc: KubeConfig) => void): Effect.Effect<KubeConfig, KubeConfigError> =>
-  Effect.try({
-    try: () => {
+  Effect.tryPromise({
+    try: async () => {
+      const { KubeConfig } = await import("@kubernetes/client-node")
       const kc = new KubeConfig()
       load(kc)
       return kc

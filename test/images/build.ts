@@ -200,7 +200,10 @@ function operatorImage(): ImageArchive {
   const dockerfile = join(REPO_ROOT, "Dockerfile");
   const stage = readFinalStage(dockerfile);
   if (!DISTROLESS_NODE.test(stage.base)) throw new Error(`Dockerfile: the offline recipe knows the distroless nodejs24 base, not ${stage.base}`);
-  if (!existsSync(join(REPO_ROOT, "dist", "main.js"))) throw new Error("dist/main.js is missing: run `npm run build` first");
+  const script = stage.entrypoint.find((arg) => arg.startsWith("/app/"));
+  if (script !== undefined && !existsSync(join(REPO_ROOT, script.slice("/app/".length)))) {
+    throw new Error(`${script.slice("/app/".length)} (the Dockerfile's entrypoint) is missing: run \`npm run build\` first`);
+  }
   const roots = stageRoots(stage);
   const sourceOf = (copy: FinalStage["copies"][number]): string => {
     const root = copy.from === undefined ? REPO_ROOT : roots.get(copy.from);

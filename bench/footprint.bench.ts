@@ -1,0 +1,176 @@
+// Footprint of the compiled operator (dist/bin, what the image ships), against a real
+// local API server (test/envtest): for each role, time from process start to the CSI
+// socket and to /readyz, and RSS once idle; `--help` time; controller RSS with many
+// Listeners (a headless ClusterIP class, so the /24 Service range is no limit).
+//
+//   npm run build && node --import tsx bench/footprint.bench.ts [runs=3] [listenerCounts=1000,5000,10000]
+//
+// NODE_FLAGS (e.g. "--max-semi-space-size=1") are passed to the measured processes.
+// Figures and the command are recorded in docs/performance.md.
+import { spawn, spawnSync } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { crdManifests } from "../k8s/crds.ts"
+import { startControlPlane } from "../test/envtest/controlPlane.ts"
+import type { ControlPlane } from "../test/envtest/controlPlane.ts"
+import { eventually } from "../test/envtest/kubeClient.ts"
+import { freePort } from "../test/envtest/ports.ts"
+
+const repoRoot = join(import.meta.dirname, "..")
+const MAIN = join(repoRoot, "dist", "bin", "main.js")
+const runs = Number(process.argv[2] ?? 3)
+const counts = (process.argv[3] ?? "1000,5000,10000").split(",").map(Number)
+const nodeFlags = (process.env["NODE_FLAGS"] ?? "").split(" ").filter((f) => f !== "")
+const LISTENERS = "/apis/listeners.stackable.tech/v1alpha1"
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const rssMiB = (pid: number): number => {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"))!
+  return Number(line.split(/\s+/u)[1]) / 1024
+}
+const stats = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return { min: sorted[0]!, median: sorted[Math.floor(sorted.length / 2)]!, max: sorted.at(-1)! }
+}
+const fmt = (s: { min: number; median: number; max: number }, unit: string, digits = 0) =>
+  `${s.min.toFixed(digits)} / ${s.median.toFixed(digits)} / ${s.max.toFixed(digits)} ${unit}`
+
+const readyz = async (port: number): Promise<boolean> => {
+  try {
+    return (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200
+  } catch {
+    return false
+  }
+}
+
+interface RoleRun {
+  readonly pid: number
+  readonly socketMs: number
+  readonly readyMs: number
+  stop(): Promise<void>
+}
+
+async function startRole(plane: ControlPlane, role: "node" | "controller"): Promise<RoleRun> {
+  const dir = mkdtempSync(join(tmpdir(), "footprint-"))
+  const socket = join(dir, "csi.sock")
+  const port = await freePort()
+  const started = performance.now()
+  const child = spawn(process.execPath, [...nodeFlags, MAIN, "run", role], {
+    env: {
+      ...process.env,
+      KUBECONFIG: plane.kubeconfigPath,
+      CSI_ENDPOINT: socket,
+      KUBERNETES_NODE_NAME: "bench-node",
+      LISTENER_CLASS_PRESET: "none",
+      METRICS_PORT: String(port),
+      LOG_LEVEL: "warn"
+    },
+    stdio: "ignore"
+  })
+  let socketMs = 0
+  while (!existsSync(socket)) {
+    if (child.exitCode !== null) throw new Error(`${role} exited with ${child.exitCode}`)
+    await sleep(2)
+  }
+  socketMs = performance.now() - started
+  while (!(await readyz(port))) await sleep(5)
+  const readyMs = performance.now() - started
+  return {
+    pid: child.pid!,
+    socketMs,
+    readyMs,
+    stop: async () => {
+      child.kill("SIGTERM")
+      await new Promise((r) => child.once("exit", r))
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+}
+
+async function createListeners(plane: ControlPlane, namespace: string, count: number): Promise<void> {
+  await plane.kube.create("/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } })
+  let next = 0
+  const worker = async () => {
+    while (next < count) {
+      const i = next++
+      await plane.kube.create(`${LISTENERS}/namespaces/${namespace}/listeners`, {
+        apiVersion: "listeners.stackable.tech/v1alpha1",
+        kind: "Listener",
+        metadata: { name: `l-${i}` },
+        spec: { className: "bench-headless", ports: [{ name: "http", port: 8080 }] }
+      })
+    }
+  }
+  await Promise.all(Array.from({ length: 16 }, worker))
+}
+
+const withStatus = async (plane: ControlPlane, namespace: string): Promise<number> => {
+  let done = 0
+  let cont: string | undefined
+  do {
+    const page = await plane.kube.list(`${LISTENERS}/namespaces/${namespace}/listeners`, { limit: 2000, ...(cont !== undefined ? { continue: cont } : {}) })
+    done += page.items.filter((l) => ((l.status?.["ingressAddresses"] ?? []) as unknown[]).length > 0).length
+    cont = page.metadata.continue || undefined
+  } while (cont !== undefined)
+  return done
+}
+
+async function main() {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: npm run build`)
+  const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")
+  console.log(`# footprint of ${MAIN} (node ${process.version}${nodeFlags.length > 0 ? `, ${nodeFlags.join(" ")}` : ""}), load ${load}, ${runs} runs, min / median / max`)
+  const help = Array.from({ length: runs }, () => {
+    const t = performance.now()
+    spawnSync(process.execPath, [...nodeFlags, MAIN, "--help"], { stdio: "ignore" })
+    return performance.now() - t
+  })
+  console.log(`--help: ${fmt(stats(help), "ms")}`)
+
+  const plane = await startControlPlane()
+  try {
+    for (const crd of crdManifests()) await plane.kube.create("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd)
+    await eventually("CRDs served", async () => (await plane.kube.raw("GET", `${LISTENERS}/listeners`)).status === 200, { timeoutMs: 60_000 })
+    await plane.kube.create(`${LISTENERS}/listenerclasses`, {
+      apiVersion: "listeners.stackable.tech/v1alpha1",
+      kind: "ListenerClass",
+      metadata: { name: "bench-headless" },
+      spec: { serviceType: "ClusterIP", preferredAddressType: "Hostname", serviceOverrides: { spec: { clusterIP: "None" } } }
+    })
+    for (const role of ["node", "controller"] as const) {
+      const socket: number[] = []
+      const ready: number[] = []
+      const rss: number[] = []
+      for (let i = 0; i < runs; i++) {
+        const run = await startRole(plane, role)
+        socket.push(run.socketMs)
+        ready.push(run.readyMs)
+        await sleep(3000)
+        rss.push(rssMiB(run.pid))
+        await run.stop()
+      }
+      console.log(`${role} role: start → CSI socket ${fmt(stats(socket), "ms")}; → /readyz ${fmt(stats(ready), "ms")}; idle RSS ${fmt(stats(rss), "MiB", 1)}`)
+    }
+    for (const count of counts) {
+      const rss: number[] = []
+      const seconds: number[] = []
+      for (let i = 0; i < runs; i++) {
+        const namespace = `bench-${count}-${i}`
+        await createListeners(plane, namespace, count)
+        const t = performance.now()
+        const run = await startRole(plane, "controller")
+        await eventually(`${count} Listeners addressed`, async () => (await withStatus(plane, namespace)) >= count, { timeoutMs: 1_800_000, intervalMs: 2000 })
+        seconds.push((performance.now() - t) / 1000)
+        await sleep(3000)
+        rss.push(rssMiB(run.pid))
+        await run.stop()
+        await plane.kube.delete(`/api/v1/namespaces/${namespace}`).catch(() => undefined)
+      }
+      console.log(`controller with ${count} Listeners: RSS ${fmt(stats(rss), "MiB", 1)}; start → all addressed ${fmt(stats(seconds), "s", 1)}`)
+    }
+  } finally {
+    await plane.stop()
+  }
+}
+
+await main()

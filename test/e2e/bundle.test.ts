@@ -1,0 +1,55 @@
+// The compiled command line (dist/bin, built by npm run build before this suite) loads per
+// role only what that role needs: what `run node` loads — the entry, the CLI, the node
+// role, the HTTP Kubernetes client and the probe server, with all their static imports —
+// holds nothing of the controller, the demos, the CRD generator, the tests, or
+// @kubernetes/client-node (its generated API model is ~770 modules; kubeconfigs are read
+// without it unless a plugin needs it). Measured effect: docs/performance.md.
+import assert from "node:assert/strict"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { test } from "node:test"
+
+interface Output {
+  readonly imports?: ReadonlyArray<{ readonly path: string; readonly kind: string; readonly external?: boolean }>
+  readonly inputs?: Readonly<Record<string, unknown>>
+}
+
+const dist = join(import.meta.dirname, "..", "..", "dist", "bin")
+const meta = JSON.parse(readFileSync(join(dist, "meta.json"), "utf8")) as { outputs: Record<string, Output> }
+const outputs = new Map(Object.entries(meta.outputs).map(([path, output]) => [path.replace(/^.*dist\/bin\//u, ""), output]))
+const chunk = (prefix: string): string => {
+  const found = [...outputs.keys()].find((name) => name.startsWith(prefix) && name.endsWith(".js"))
+  assert.ok(found !== undefined, `no ${prefix}*.js in dist/bin`)
+  return found
+}
+
+/** Every source file in the static import closure of these chunks (dynamic imports excluded: loaded on demand). */
+const loadedBy = (entries: ReadonlyArray<string>): ReadonlySet<string> => {
+  const seen = new Set<string>()
+  const queue = [...entries]
+  while (queue.length > 0) {
+    const name = queue.pop()!
+    if (seen.has(name) || !outputs.has(name)) continue
+    seen.add(name)
+    for (const imported of outputs.get(name)!.imports ?? []) {
+      if (imported.external !== true && imported.kind !== "dynamic-import") queue.push(imported.path.replace(/^.*dist\/bin\//u, ""))
+    }
+  }
+  return new Set([...seen].flatMap((name) => Object.keys(outputs.get(name)!.inputs ?? {})))
+}
+
+test("`run node` loads nothing of the controller, the demos, the CRD generator, the tests or client-node", () => {
+  const loaded = loadedBy(["main.js", chunk("cli-"), chunk("nodeRole-"), chunk("KubeApiHttp-"), chunk("probes-")])
+  assert.ok([...loaded].some((file) => file.endsWith("csi/nodeService.ts")), "sanity: the node service is loaded")
+  for (const forbidden of ["k8s/listenerController.ts", "k8s/runtime/", "k8s/roles/controllerRole.ts", "k8s/crds.ts", "demo/", "test/", "node_modules/@kubernetes/client-node/", "node_modules/undici/"]) {
+    const hits = [...loaded].filter((file) => file.includes(forbidden))
+    assert.deepEqual(hits, [], `run node must not load ${forbidden}`)
+  }
+})
+
+test("`--help` loads no role, no Kubernetes client and no gRPC", () => {
+  const loaded = loadedBy(["main.js", chunk("cli-")])
+  for (const forbidden of ["k8s/roles/", "adapters/KubeApiHttp.ts", "node_modules/@grpc/", "node_modules/@kubernetes/"]) {
+    assert.deepEqual([...loaded].filter((file) => file.includes(forbidden)), [], `--help must not load ${forbidden}`)
+  }
+})
