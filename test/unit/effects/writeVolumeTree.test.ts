@@ -1,8 +1,7 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import { spawn } from "node:child_process"
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { Effect, Layer } from "effect"
 import { VolumeFsMemory } from "../../../adapters/VolumeFsMemory.ts"
@@ -11,6 +10,7 @@ import { planVolumeTree, UnsafeVolumeEntry } from "../../../domain/volumeTree.ts
 import type { VolumeAddress } from "../../../domain/volumeTree.ts"
 import { VolumeFs } from "../../../effects/VolumeFs.ts"
 import { removeVolumeTree, writeVolumeTree } from "../../../effects/writeVolumeTree.ts"
+import { withTempDir } from "../withTempDir.ts"
 
 const entriesOf = (addresses: ReadonlyArray<VolumeAddress>) => {
   const plan = planVolumeTree(addresses)
@@ -23,14 +23,7 @@ const second = entriesOf([{ address: "example.com", addressType: "Hostname", por
 const run = <A, E>(layer: Layer.Layer<VolumeFs>, effect: Effect.Effect<A, E, VolumeFs>) =>
   Effect.runPromise(Effect.provide(effect, layer))
 
-const withDir = async (body: (parent: string) => Promise<void>) => {
-  const parent = mkdtempSync(join(tmpdir(), "volume-tree-"))
-  try {
-    await body(parent)
-  } finally {
-    rmSync(parent, { recursive: true, force: true })
-  }
-}
+const withDir = (body: (dir: string) => Promise<void>) => withTempDir("volume-tree-", body)
 
 // On the real filesystem: rename semantics, symlinks and leftovers as the node plugin sees them.
 test("on disk: created, unchanged, replaced, removed; readers see the upstream layout; no leftovers", () =>

@@ -1,10 +1,10 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { Effect } from "effect"
 import { lightConnection } from "../../../../adapters/http/kubeconfigLight.ts"
+import { withTempDir } from "../../withTempDir.ts"
 
 const b64 = (s: string) => Buffer.from(s).toString("base64")
 
@@ -24,14 +24,7 @@ users:
     ${user}
 `
 
-const withDir = async (body: (dir: string) => Promise<void>) => {
-  const dir = mkdtempSync(join(tmpdir(), "kubeconfig-light-"))
-  try {
-    await body(dir)
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
+const withDir = (body: (dir: string) => Promise<void>) => withTempDir("kubeconfig-light-", body)
 
 test("a kubeconfig file with certificate data: server, CA, client certificate, no Authorization header", () =>
   withDir(async (dir) => {
