@@ -59,11 +59,17 @@ const launchRole = (
 ) =>
   Effect.gen(function*() {
     const level = yield* effectiveLogLevel
-    const [layer, { KubeApiHttp }, { probeServerLayer, Readiness }] = yield* Effect.promise(() =>
-      Promise.all([role(), import("./adapters/KubeApiHttp.ts"), import("./k8s/operability/probes.ts")])
+    const [layer, { KubeApiHttp }, { probeServerLayer, Readiness }, { kubeApiUsable }] = yield* Effect.promise(() =>
+      Promise.all([role(), import("./adapters/KubeApiHttp.ts"), import("./k8s/operability/probes.ts"), import("./k8s/roles/kubeReadiness.ts")])
     )
     const probes = options.port > 0 ? probeServerLayer(options.port) : Layer.empty
-    return yield* Layer.launch(Layer.mergeAll(layer, probes).pipe(
+    // One line at start when the API server cannot be reached (the role keeps running and
+    // retrying; readiness says it is not ready until the server answers).
+    const startupCheck = Layer.effectDiscard(Effect.forkScoped(kubeApiUsable.pipe(
+      Effect.catch((error) =>
+        Effect.logWarning(`the Kubernetes API cannot be reached yet: ${error instanceof Error ? error.message : String(error)}; retrying`))
+    )))
+    return yield* Layer.launch(Layer.mergeAll(layer, probes, startupCheck).pipe(
       Layer.provide(Layer.mergeAll(KubeApiHttp.layer, Readiness.layer))
     )).pipe(Effect.provide(loggingLayer({ level, format: options.format })))
   })

@@ -4,17 +4,19 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import { spawnSync } from "node:child_process"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 
 const repoRoot = join(import.meta.dirname, "..", "..", "..")
 // Under Deno, process.execPath is deno; the CLI runs on Node (npm's pinned Node 24 on PATH).
 const node = "Deno" in globalThis ? "node" : process.execPath
 
-const cli = (args: ReadonlyArray<string>, env: Record<string, string> = {}, preload: ReadonlyArray<string> = []) =>
+const cli = (args: ReadonlyArray<string>, env: Record<string, string> = {}, preload: ReadonlyArray<string> = [], timeout = 60_000) =>
   spawnSync(node, [...preload, "--import", "tsx", "main.ts", ...args], {
     cwd: repoRoot,
     encoding: "utf8",
-    timeout: 60_000,
+    timeout,
     env: { ...process.env, KUBECONFIG: "/nonexistent/kubeconfig", ...env }
   })
 
@@ -52,4 +54,27 @@ test("an older Node.js is refused before any dependency loads, naming the versio
   assert.equal(old.status, 2)
   assert.match(old.stderr, /needs Node\.js 24 or newer; this is Node\.js v20\.20\.2/u)
   assert.equal(old.stdout, "")
+})
+
+test("an API server that cannot be reached is one log line naming the address and the cause; the role keeps running", () => {
+  const dir = mkdtempSync(join(tmpdir(), "cli-unreachable-"))
+  try {
+    const kubeconfig = join(dir, "kubeconfig")
+    writeFileSync(kubeconfig, [
+      "apiVersion: v1", "kind: Config", "current-context: c",
+      "contexts: [{name: c, context: {cluster: c, user: u}}]",
+      "clusters: [{name: c, cluster: {server: \"https://127.0.0.1:1\", insecure-skip-tls-verify: true}}]",
+      "users: [{name: u, user: {token: x}}]", ""
+    ].join("\n"))
+    const run = cli(["run", "node", "--csi-endpoint", join(dir, "csi.sock"), "--node-name", "n", "--metrics-port", "0", "--log-format", "text"],
+      { KUBECONFIG: kubeconfig }, [], 6000)
+    const output = run.stdout + run.stderr
+    const lines = output.split("\n").filter((line) => line.includes("cannot be reached"))
+    assert.equal(lines.length, 1, output)
+    assert.match(lines[0]!, /level=WARN .*ECONNREFUSED 127\.0\.0\.1:1/u)
+    assert.match(output, /CSI endpoint ready/u, "the role served its socket anyway")
+    assert.doesNotMatch(output, /\n\s+at /u)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 })
