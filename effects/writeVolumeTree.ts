@@ -18,7 +18,8 @@
  * Readers go through the top-level links (the upstream layout: `default-address/address`,
  * `addresses/<a>/ports/<p>`), so every path they resolve lands in one complete version.
  * A new version is written beside the live one, `..data_tmp` is pointed at it and renamed
- * over `..data` (atomic), then the old version is removed. An identical tree is left alone:
+ * over `..data` (atomic); the version it replaced is removed at the swap after (a reader
+ * in the middle of a path walk may still be inside it). An identical tree is left alone:
  * re-publishing after a kubelet restart writes nothing.
  *
  * Leftovers of a crash (a half-written version, a stale `..data_tmp`) are removed by the
@@ -134,12 +135,20 @@ const linkTopLevel = (targetPath: string, names: ReadonlySet<string>): Effect.Ef
     }
   })
 
-/** Remove every version but `keep`, stale temporaries, and the first design's siblings. */
-const removeLeftovers = (targetPath: string, keep: string): Effect.Effect<void, VolumeFsError, VolumeFs> =>
+/**
+ * Remove every version but the live one and the one it replaced, stale temporaries, and
+ * the first design's siblings. The replaced version stays until the next swap: a reader
+ * whose path walk went through `..data` just before the swap is still inside it, and
+ * removing it at once could show that reader a half-removed directory.
+ */
+const removeLeftovers = (targetPath: string, live: string): Effect.Effect<void, VolumeFsError, VolumeFs> =>
   Effect.gen(function*() {
     const fs = yield* VolumeFs
+    const liveNumber = versionNumber(live)!
     for (const name of yield* fs.readDir(targetPath)) {
-      const stale = (versionNumber(name) !== undefined && name !== keep) || (name.startsWith("..") && name.endsWith("_tmp"))
+      const number = versionNumber(name)
+      const stale = (number !== undefined && number !== liveNumber && number !== liveNumber - 1) ||
+        (name.startsWith("..") && name.endsWith("_tmp"))
       if (stale) yield* fs.removeTree(join(targetPath, name))
     }
     for (const sibling of legacySiblings(targetPath)) yield* fs.removeTree(sibling)
