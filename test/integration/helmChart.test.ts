@@ -332,6 +332,16 @@ test("values move the kubelet dir, the metrics port and the preset", async () =>
   assertContains(find(objects, "Service", `${RELEASE}-metrics`), { spec: { ports: [{ name: "metrics", port: 9090, targetPort: "http", protocol: "TCP" }] } })
 })
 
+test("each role gets its V8 settings as NODE_OPTIONS (chart defaults measured by bench/footprint.bench.ts), overridable", async () => {
+  const controller = container(find<Workload>(rendered, "Deployment", `${RELEASE}-controller`), "controller")
+  const node = container(find<Workload>(rendered, "DaemonSet", `${RELEASE}-node`), "node")
+  assert.equal(envValue(controller, "NODE_OPTIONS").value, "--max-semi-space-size=2")
+  assert.equal(envValue(node, "NODE_OPTIONS").value, "--max-semi-space-size=1")
+  const custom = await render("node.nodeOptions=--enable-source-maps", "controller.nodeOptions=")
+  assert.equal(envValue(container(find<Workload>(custom, "DaemonSet", `${RELEASE}-node`), "node"), "NODE_OPTIONS").value, "--enable-source-maps")
+  assert.equal(container(find<Workload>(custom, "Deployment", `${RELEASE}-controller`), "controller").env?.some((e) => e.name === "NODE_OPTIONS"), false)
+})
+
 test("values outside the schema are refused, naming the value", async () => {
   for (const [value, field] of [["preset=bogus", "preset"], ["logFormat=xml", "logFormat"], ["kubeletDir=relative/dir", "kubeletDir"], ["node.registration=both", "registration"]] as const) {
     const run = await helm(["template", RELEASE, CHART, "--set", value])
