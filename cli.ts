@@ -173,18 +173,19 @@ const demo = Command.make("demo", {
     Flag.withDescription("Show the roles' logs on stderr instead of writing them to a file"),
     Flag.withDefault(false)
   )
-}, ({ cluster, realNodes, verbose }) =>
-  realNodes
+}, ({ cluster, realNodes, verbose }) => {
+  // Where the roles log unless --verbose: a file named at the start, so the story stays readable.
+  const logs = verbose ? undefined : join(tmpdir(), `listener-operator-demo-${process.pid}.log`)
+  return realNodes
     ? Effect.flatMap(Effect.promise(() => import("./demo/realNodesDemo.ts")), (module) => module.runRealNodesDemo)
     : cluster
-    ? Effect.flatMap(Effect.promise(() => import("./demo/demo.ts")), (module) =>
-      module.runDemo({ logs: verbose ? undefined : join(tmpdir(), `listener-operator-demo-${process.pid}.log`) }))
+    ? Effect.flatMap(Effect.promise(() => import("./demo/demo.ts")), (module) => module.runDemo({ logs }))
     : Effect.flatMap(Effect.promise(() => import("./demo/memoryDemo.ts")), (module) => {
-      const logs = verbose ? "stderr" : module.defaultLogPath()
       const say = (line: string) => process.stdout.write(`${line}\n`)
-      say(`listener-operator demo — the in-memory cluster: both roles' programs, no Go, no cluster${verbose ? "" : ` (role logs: ${logs})`}`)
-      return module.runMemoryDemo({ say, logs })
-    })).pipe(
+      say(`listener-operator demo — the in-memory cluster: both roles' programs, no Go, no cluster${logs === undefined ? "" : ` (role logs: ${logs})`}`)
+      return module.runMemoryDemo({ say, logs: logs ?? "stderr" })
+    })
+}).pipe(
   Command.withDescription("Show per-replica addresses on an in-memory cluster (default), a real local control plane (--cluster) or real nodes (--real-nodes)")
 )
 

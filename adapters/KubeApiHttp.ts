@@ -22,13 +22,11 @@ import { makeKubeApi } from "./http/kubeApi.ts"
 import { makeTransport } from "./http/request.ts"
 import type { SocketStats } from "./http/request.ts"
 import type { RequestStats } from "./http/stats.ts"
-
+import { OPERATOR_VERSION } from "./version.ts"
 
 export { KubeConfigError } from "./http/kubeconfig.ts"
 export type { RequestStats } from "./http/stats.ts"
 export type { SocketStats } from "./http/request.ts"
-
-import { OPERATOR_VERSION } from "./version.ts"
 
 /** The operator's version (package.json's) as sent in the User-Agent header. */
 export { OPERATOR_VERSION }
@@ -89,8 +87,7 @@ export class KubeApiHttp extends Context.Service<KubeApiHttp, {
     kc: KubeConfig,
     options?: KubeApiHttpOptions
   ): Layer.Layer<KubeApi | KubeApiHttp, KubeConfigError> =>
-    Layer.effectContext(Effect.map(KubeApiHttp.make(kc, options), ({ api, http }) =>
-      Context.make(KubeApi, api).pipe(Context.add(KubeApiHttp, http))))
+    Layer.unwrap(Effect.map(connectionOf(kc), (connection) => KubeApiHttp.layerFromConnection(connection, options)))
 
   /**
    * The connection for a source: read directly where it can be (files with certificates

@@ -13,8 +13,6 @@
  * volume is pinned to, with the same address.
  */
 import { appendFileSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { Effect, Fiber, Layer, Logger, References, Schedule } from "effect"
 import { EventRecorderKube } from "../adapters/EventRecorderKube.ts"
 import { KubeApiMemory } from "../adapters/KubeApiMemory.ts"
@@ -227,7 +225,4 @@ export const runMemoryDemo = (options: DemoOptions): Effect.Effect<void, unknown
     Effect.provide(Layer.merge(Logger.layer([logger]), Layer.succeed(References.MinimumLogLevel, "Debug")))
   )
 }
-
-/** Where the role logs go unless --verbose. */
-export const defaultLogPath = (): string => join(tmpdir(), `listener-operator-demo-${process.pid}.log`)
 

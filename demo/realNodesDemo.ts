@@ -10,11 +10,11 @@
  * test/realnodes/install-deps.sh.
  */
 import { execFileSync } from "node:child_process"
-import { request } from "node:http"
 import { Effect } from "effect"
 import { LISTENER_API_VERSION } from "../domain/constants.ts"
 import { createNamespace, eventually } from "../test/envtest/kubeClient.ts"
-import type { KubeObject } from "../test/envtest/kubeClient.ts"
+import { readyPod } from "../test/envtest/localCluster.ts"
+import { httpGetBody } from "../test/realnodes/httpGet.ts"
 import { startOperatorCluster } from "../test/realnodes/operatorCluster.ts"
 import type { OperatorCluster } from "../test/realnodes/operatorCluster.ts"
 import { printedAddress, statefulSet } from "../test/e2e/workloads.ts"
@@ -22,18 +22,6 @@ import { printedAddress, statefulSet } from "../test/e2e/workloads.ts"
 const NAMESPACE = "demo"
 const WAIT = { timeoutMs: 240_000, intervalMs: 1000 }
 const say = (text: string) => process.stdout.write(`${text}\n`)
-
-const get = (host: string, port: number): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const req = request({ host, port, path: "/", timeout: 5000, agent: false }, (res) => {
-      let body = ""
-      res.setEncoding("utf8").on("data", (c: string) => (body += c)).on("end", () => resolve(body.trim()))
-    })
-    req.on("timeout", () => req.destroy(new Error("timeout"))).on("error", reject).end()
-  })
-
-const isReady = (pod: KubeObject | undefined) =>
-  ((pod?.status?.conditions ?? []) as Array<{ type: string; status: string }>).some((c) => c.type === "Ready" && c.status === "True")
 
 const demo = async () => {
   say("listener-operator demo on real nodes")
@@ -52,17 +40,13 @@ const demo = async () => {
     await createNamespace(cluster.kube, NAMESPACE)
     say("- creating StatefulSet web (2 replicas) with a listener volume of class external-stable (NodePort, pinned)")
     await cluster.kube.create(`/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets`, statefulSet("web", NAMESPACE, "external-stable", 2))
-    const ready = (name: string, notUid?: string) =>
-      eventually(`Pod ${name} ready`, async () => {
-        const pod = await cluster.kube.getOrUndefined(`/api/v1/namespaces/${NAMESPACE}/pods/${name}`)
-        return pod !== undefined && pod.metadata.uid !== notUid && isReady(pod) ? pod : undefined
-      }, WAIT)
+    const ready = (name: string, notUid?: string) => readyPod(cluster.kube, NAMESPACE, name, notUid, WAIT)
     const printed = (name: string) =>
       eventually(`${name}'s log`, async () => printedAddress((await cluster.plane.kubectl(["logs", "-n", NAMESPACE, name])).stdout), WAIT)
     const show = async (name: string) => {
       const pod = await ready(name)
       const seen = await printed(name)
-      const answer = await eventually(`${seen.address}:${seen.port}`, () => get(seen.address, seen.port).catch(() => undefined), WAIT)
+      const answer = await eventually(`${seen.address}:${seen.port}`, () => httpGetBody(seen.address, seen.port).catch(() => undefined), WAIT)
       say(`  ${name} on ${pod.spec.nodeName}: its log says "listener address=${seen.address} port=${seen.port}"; GET http://${seen.address}:${seen.port}/ → ${answer}`)
       return { pod, seen }
     }

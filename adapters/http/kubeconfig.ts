@@ -39,7 +39,7 @@ export interface ClusterConnection {
 
 const AUTH_REFRESH_MILLIS = 30_000
 
-const messageOf = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
+export const messageOf = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
 
 /**
  * Load a kubeconfig with client-node; `load` is one of KubeConfig's loaders (they throw on

@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from "node:fs"
 import { homedir } from "node:os"
 import { delimiter, dirname, isAbsolute, join } from "node:path"
 import { parse } from "yaml"
-import { KubeConfigError } from "./kubeconfig.ts"
+import { KubeConfigError, messageOf } from "./kubeconfig.ts"
 import type { ClusterConnection, TlsMaterial } from "./kubeconfig.ts"
 
 const SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount"
@@ -23,8 +23,6 @@ type Entries = Record<string, unknown>
 
 /** Which kubeconfig to read: a file, the default chain, or the in-cluster service account. */
 export type KubeconfigSource = { readonly file: string } | "default" | "in-cluster"
-
-const messageOf = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
 
 /** A token (from a file re-read every TOKEN_REFRESH_MILLIS, or fixed) as Authorization headers. */
 const bearer = (token: string | undefined, tokenFile: string | undefined): ClusterConnection["authHeaders"] => {

@@ -4,13 +4,14 @@
 // what a user would look at: Pod logs, Listener status, PodListeners, a client reaching a
 // published address and getting an answer from the right replica.
 import assert from "node:assert/strict"
-import { request } from "node:http"
 import { after, before, describe, test } from "node:test"
 import { LISTENER_API_VERSION } from "../../domain/constants.ts"
 import { createNamespace, eventually, isNotFound } from "../envtest/kubeClient.ts"
 import type { KubeClient, KubeObject } from "../envtest/kubeClient.ts"
 import type { PublishRequestShape } from "../../csi/publishRequestShape.ts"
 import { REAL_KUBELET_PUBLISH_SHAPE } from "../envtest/kubeletPublishShape.ts"
+import { isPodReady, readyPod as readyPodIn } from "../envtest/localCluster.ts"
+import { httpGetBody } from "../realnodes/httpGet.ts"
 import { OPERATOR_NAMESPACE, startOperatorCluster } from "../realnodes/operatorCluster.ts"
 import type { OperatorCluster } from "../realnodes/operatorCluster.ts"
 import type { RealNode } from "../realnodes/realCluster.ts"
@@ -41,13 +42,7 @@ describe("listener-operator on real kubelets, installed by its chart", { timeout
     return found
   }
   const pod = (name: string) => kube.get(`/api/v1/namespaces/${NS}/pods/${name}`)
-  const isReady = (p: KubeObject | undefined) =>
-    ((p?.status?.conditions ?? []) as Array<{ type: string; status: string }>).some((c) => c.type === "Ready" && c.status === "True")
-  const readyPod = (name: string, notUid?: string) =>
-    eventually(`Pod ${name} ready`, async () => {
-      const p = await kube.getOrUndefined(`/api/v1/namespaces/${NS}/pods/${name}`)
-      return p !== undefined && p.metadata.uid !== notUid && isReady(p) ? p : undefined
-    }, WAIT)
+  const readyPod = (name: string, notUid?: string) => readyPodIn(kube, NS, name, notUid, WAIT)
   const logsOf = async (name: string, container = "app"): Promise<string> => {
     const run = await kubectl(["logs", "-n", NS, name, "-c", container])
     assert.equal(run.code, 0, `kubectl logs ${name}: ${run.stderr}`)
@@ -70,22 +65,9 @@ describe("listener-operator on real kubelets, installed by its chart", { timeout
   const listener = (name: string) => kube.get(`${LISTENERS}/namespaces/${NS}/listeners/${name}`)
   const addressesOf = (l: KubeObject): ReadonlyArray<IngressAddress> => (l.status?.["ingressAddresses"] ?? []) as IngressAddress[]
   const nodeIp = (name: string) => node(name).ip
-  /** GET http://address:port/ from this process (the host): the body, trimmed. */
-  const getOnce = (address: string, port: number): Promise<string> =>
-    new Promise((resolve, reject) => {
-      const req = request({ host: address, port, path: "/", timeout: 5000, agent: false }, (res) => {
-        let body = ""
-        res.setEncoding("utf8")
-        res.on("data", (chunk: string) => (body += chunk))
-        res.on("end", () => resolve(body.trim()))
-      })
-      req.on("timeout", () => req.destroy(new Error(`timeout connecting to ${address}:${port}`)))
-      req.on("error", reject)
-      req.end()
-    })
   // A Service answers once kube-proxy has synced its endpoints, shortly after the Pod is Ready.
   const fromHost = (address: string, port: number): Promise<string> =>
-    eventually(`${address}:${port} answers from the host`, () => getOnce(address, port).catch(() => undefined), { timeoutMs: 60_000, intervalMs: 500 })
+    eventually(`${address}:${port} answers from the host`, () => httpGetBody(address, port).catch(() => undefined), { timeoutMs: 60_000, intervalMs: 500 })
   const fromClientPod = (address: string, port: number) =>
     eventually(`${address}:${port} answers the client Pod`, async () => {
       const run = await kubectl(["exec", "-n", NS, "client", "--", ...fetchCommand(`http://${address}:${port}/`)])
@@ -252,7 +234,7 @@ describe("listener-operator on real kubelets, installed by its chart", { timeout
       return events.items.find((e) => e["reason"] === "FailedMount")
     }, WAIT)
     assert.match(String(waiting["message"]), /load.?balancer|address/iu, "the Event says what is missing")
-    assert.equal(isReady(await pod("lb")), false)
+    assert.equal(isPodReady(await pod("lb")), false)
     const service = `/api/v1/namespaces/${NS}/services/lb-listener/status`
     await kube.patch(service, { status: { loadBalancer: { ingress: [{ ip: LB_ADDRESSES[0] }] } } }, "merge")
     await readyPod("lb")

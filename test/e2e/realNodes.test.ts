@@ -4,11 +4,11 @@
 // through the `kubernetes` Service, `kubectl logs` works, and a kubelet restart leaves
 // running containers alone. Then nothing of the run is left on the machine.
 import assert from "node:assert/strict"
-import { request } from "node:http"
 import { after, before, describe, test } from "node:test"
 import { createNamespace, eventually } from "../envtest/kubeClient.ts"
-import type { KubeObject } from "../envtest/kubeClient.ts"
 import { buildImages, BUSYBOX_REF } from "../images/build.ts"
+import { readyPod } from "../envtest/localCluster.ts"
+import { httpGetBody } from "../realnodes/httpGet.ts"
 import { startRealCluster } from "../realnodes/realCluster.ts"
 import type { RealCluster } from "../realnodes/realCluster.ts"
 import { leftovers } from "../realnodes/runs.ts"
@@ -42,23 +42,9 @@ const nodePortService = (name: string) => ({
   spec: { type: "NodePort", selector: { app: name }, ports: [{ name: "http", port: 80, targetPort: 8080 }] }
 })
 
-const get = (host: string, port: number): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const req = request({ host, port, path: "/", timeout: 5000, agent: false }, (res) => {
-      let body = ""
-      res.setEncoding("utf8").on("data", (c: string) => (body += c)).on("end", () => resolve(body.trim()))
-    })
-    req.on("timeout", () => req.destroy(new Error(`timeout ${host}:${port}`))).on("error", reject).end()
-  })
-
 describe("real nodes: kubelet, containerd, CNI and kube-proxy on this machine", { timeout: 600_000 }, () => {
   let cluster: RealCluster
-  const ready = (name: string) =>
-    eventually(`Pod ${name} ready`, async () => {
-      const pod = await cluster.kube.getOrUndefined(`/api/v1/namespaces/${NS}/pods/${name}`)
-      const conditions = (pod?.status?.conditions ?? []) as Array<{ type: string; status: string }>
-      return conditions.some((c) => c.type === "Ready" && c.status === "True") ? pod : undefined
-    }, WAIT)
+  const ready = (name: string) => readyPod(cluster.kube, NS, name, undefined, WAIT)
   const exec = async (pod: string, command: string[]) => {
     const run = await cluster.plane.kubectl(["exec", "-n", NS, pod, "--", ...command])
     assert.equal(run.code, 0, `exec ${command.join(" ")} in ${pod}: ${run.stderr}`)
@@ -102,7 +88,7 @@ describe("real nodes: kubelet, containerd, CNI and kube-proxy on this machine", 
 
   test("a Pod runs on each node and its log is readable with kubectl logs", async () => {
     for (const [name, node] of [["web-a", "node-a"], ["web-b", "node-b"]] as const) {
-      const pod = await ready(name) as KubeObject
+      const pod = await ready(name)
       assert.equal(pod.spec.nodeName, node)
       const logs = await cluster.plane.kubectl(["logs", "-n", NS, name])
       assert.equal(logs.stdout.trim(), `serving ${name} on ${node}`)
@@ -115,7 +101,7 @@ describe("real nodes: kubelet, containerd, CNI and kube-proxy on this machine", 
     for (const name of ["web-a", "web-b"]) {
       const port = await nodePortOf(name)
       for (const node of cluster.nodes) {
-        assert.equal(await eventually(`${node.ip}:${port}`, () => get(node.ip, port).catch(() => undefined), WAIT), name)
+        assert.equal(await eventually(`${node.ip}:${port}`, () => httpGetBody(node.ip, port).catch(() => undefined), WAIT), name)
       }
     }
   })
@@ -141,14 +127,14 @@ describe("real nodes: kubelet, containerd, CNI and kube-proxy on this machine", 
   })
 
   test("restarting a kubelet leaves its running containers alone", async () => {
-    const before = await ready("web-a") as KubeObject
+    const before = await ready("web-a")
     const id = (before.status?.containerStatuses as Array<{ containerID: string }>)[0]!.containerID
     await cluster.nodes.find((n) => n.name === "node-a")!.restartKubelet()
-    const after = await ready("web-a") as KubeObject
+    const after = await ready("web-a")
     const status = (after.status?.containerStatuses as Array<{ containerID: string; restartCount: number }>)[0]!
     assert.equal(status.containerID, id)
     assert.equal(status.restartCount, 0)
-    assert.equal(await get(cluster.nodes[0]!.ip, await nodePortOf("web-a")), "web-a")
+    assert.equal(await httpGetBody(cluster.nodes[0]!.ip, await nodePortOf("web-a")), "web-a")
   })
 
   test("stopping the cluster leaves no process, mount, namespace, interface, rule or cgroup behind", async () => {

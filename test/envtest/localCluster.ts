@@ -107,11 +107,17 @@ export const isPodReady = (pod: KubeObject | undefined): boolean =>
   ((pod?.status?.conditions ?? []) as Array<{ type: string; status: string }>).some((c) => c.type === "Ready" && c.status === "True")
 
 /** Wait for Pod `name` to be Ready; with `notUid`, only a new Pod of that name counts (a replacement). */
-export const readyPod = (kube: KubeClient, namespace: string, name: string, notUid?: string): Promise<KubeObject> =>
+export const readyPod = (
+  kube: KubeClient,
+  namespace: string,
+  name: string,
+  notUid?: string,
+  wait: { readonly timeoutMs: number; readonly intervalMs: number } = WAIT
+): Promise<KubeObject> =>
   eventually(`Pod ${namespace}/${name} ready`, async () => {
     const pod = await kube.getOrUndefined(`/api/v1/namespaces/${namespace}/pods/${name}`)
     return pod !== undefined && pod.metadata.uid !== notUid && isPodReady(pod) ? pod : undefined
-  }, WAIT)
+  }, wait)
 
 const perNode = (table: Readonly<Record<string, string>>, node: string): string => {
   const found = table[node]

@@ -12,6 +12,7 @@ import { join } from "node:path"
 import { CSI_DRIVER_NAME } from "../../domain/constants.ts"
 import { binDir, binary } from "../envtest/binDir.ts"
 import { eventually } from "../envtest/kubeClient.ts"
+import { isPodReady } from "../envtest/localCluster.ts"
 import type { KubeObject } from "../envtest/kubeClient.ts"
 import { buildImages } from "../images/build.ts"
 import type { ImageArchive } from "../images/build.ts"
@@ -48,9 +49,6 @@ export interface OperatorClusterOptions {
 
 const WAIT = { timeoutMs: 240_000, intervalMs: 1000 }
 
-const isReady = (pod: KubeObject): boolean =>
-  ((pod.status?.conditions ?? []) as Array<{ type: string; status: string }>).some((c) => c.type === "Ready" && c.status === "True")
-
 export async function startOperatorCluster(options: OperatorClusterOptions): Promise<OperatorCluster> {
   const log = options.log ?? (() => undefined)
   const images = await buildImages()
@@ -82,7 +80,7 @@ export async function startOperatorCluster(options: OperatorClusterOptions): Pro
   const nodePluginPod = (node: string) =>
     eventually(`node plugin Pod on ${node} ready`, async () => {
       const pod = (await podsOf("node")).find((p) => p.spec?.nodeName === node && p.metadata.deletionTimestamp === undefined)
-      return pod !== undefined && isReady(pod) ? pod : undefined
+      return pod !== undefined && isPodReady(pod) ? pod : undefined
     }, WAIT)
   try {
     const operatorImage = images.find((i) => i.name === "operator")
@@ -96,7 +94,7 @@ export async function startOperatorCluster(options: OperatorClusterOptions): Pro
     ])
     if (install.code !== 0) throw new Error(`helm install failed (exit ${install.code}):\n${install.stderr}\n${install.stdout}`)
     log("chart installed; waiting for the controller and one node plugin per node")
-    await eventually("controller Pod ready", async () => (await podsOf("controller")).some(isReady), WAIT)
+    await eventually("controller Pod ready", async () => (await podsOf("controller")).some(isPodReady), WAIT)
     for (const node of options.nodes) await nodePluginPod(node)
     // The kubelet's plugin watcher registered the driver: CSINode lists it with its topology key.
     for (const node of options.nodes) {
