@@ -17,6 +17,7 @@ export * as PodListenersSchemas from "./domain/podListeners.ts"
 export * as Plan from "./domain/listenerPlan/index.ts"
 export * as VolumeTree from "./domain/volumeTree.ts"
 export * as AddressSyntax from "./domain/addressSyntax.ts"
+export * as NodeLoss from "./domain/nodeLoss.ts"
 
 export * as Ports from "./effects/ports.ts"
 export * as Programs from "./effects/programs.ts"

@@ -3,13 +3,21 @@
  *
  * Aggregation (what `kubectl get events` users expect instead of one Event per retry):
  * the first occurrence of (object uid or name, type, reason, note) creates an Event; a
- * repeat within `seriesWindow` of the last one merge-patches that Event's `series`
- * (count, lastObservedTime) instead. After the window a new Event starts. The series
- * bookkeeping is in memory, so a restart begins new series — harmless, Events expire.
+ * repeat within `seriesWindow` of the last one joins that Event's `series` (count,
+ * lastObservedTime) instead. After the window a new Event starts. The series bookkeeping
+ * is in memory, so a restart begins new series — harmless, Events expire.
+ *
+ * Rate limits, so a retrying kubelet or a broken object cannot flood the API server
+ * (the same two limits client-go's recorder applies):
+ * - a series is patched at most once per `seriesWriteInterval`; occurrences in between
+ *   only count in memory and are written by the next patch (or by `flush`, which the
+ *   layer runs every interval);
+ * - new Events per object draw on a token bucket (`objectBurst`, one token back every
+ *   `objectRefill`); an Event with no token left is dropped and logged at debug level.
  *
  * Never fails: a refused or failed write is logged as a warning (an Event is diagnostic).
  */
-import { Clock, Duration, Effect, Layer, Ref } from "effect"
+import { Clock, Duration, Effect, Layer, Ref, Schedule } from "effect"
 import { Kinds } from "../domain/kinds.ts"
 import { EventRecorder } from "../effects/EventRecorder.ts"
 import type { EventRecord } from "../effects/EventRecorder.ts"
@@ -22,13 +30,27 @@ export interface EventRecorderKubeOptions {
   readonly reportingInstance: string
   /** How long after the last occurrence a repeat still joins the series (default 10 minutes). */
   readonly seriesWindow?: Duration.Input | undefined
+  /** At most one series patch per Event this often (default 1 minute; 0 writes every repeat). */
+  readonly seriesWriteInterval?: Duration.Input | undefined
+  /** New Events one object may get at once (default 25, as client-go). */
+  readonly objectBurst?: number | undefined
+  /** How often an object regains one new-Event token (default 5 minutes, as client-go). */
+  readonly objectRefill?: Duration.Input | undefined
 }
 
 interface Series {
   readonly namespace: string
   readonly eventName: string
   readonly count: number
+  /** The count the API server has. */
+  readonly writtenCount: number
   readonly lastMillis: number
+  readonly lastWriteMillis: number
+}
+
+interface Bucket {
+  readonly tokens: number
+  readonly atMillis: number
 }
 
 const MAX_NOTE = 1024
@@ -39,18 +61,48 @@ const microTime = (millis: number): string => new Date(millis).toISOString().rep
 
 const truncateNote = (note: string): string => (note.length <= MAX_NOTE ? note : `${note.slice(0, MAX_NOTE - 1)}…`)
 
-const seriesKey = (event: EventRecord): string =>
-  [event.regarding.kind, event.regarding.namespace ?? "", event.regarding.uid ?? event.regarding.name, event.type, event.reason, event.note].join("\u0000")
+const objectKey = (event: EventRecord): string =>
+  [event.regarding.kind, event.regarding.namespace ?? "", event.regarding.uid ?? event.regarding.name].join("\u0000")
+
+const seriesKey = (event: EventRecord): string => [objectKey(event), event.type, event.reason, event.note].join("\u0000")
+
+/** Keeps the newest `max` entries of a Map (insertion order = age). */
+const bounded = <V>(map: Map<string, V>, max: number): Map<string, V> =>
+  map.size < max ? map : new Map([...map].slice(-(max - 1)))
 
 export const makeEventRecorderKube = (options: EventRecorderKubeOptions) =>
   Effect.gen(function*() {
     const api = yield* KubeApi
     const windowMillis = Duration.toMillis(Duration.fromInputUnsafe(options.seriesWindow ?? "10 minutes"))
+    const writeIntervalMillis = Duration.toMillis(Duration.fromInputUnsafe(options.seriesWriteInterval ?? "1 minute"))
+    const burst = options.objectBurst ?? 25
+    const refillMillis = Duration.toMillis(Duration.fromInputUnsafe(options.objectRefill ?? "5 minutes"))
     const series = yield* Ref.make(new Map<string, Series>())
+    const buckets = yield* Ref.make(new Map<string, Bucket>())
     let sequence = 0
+
+    const warnOf = (event: EventRecord) => (error: { readonly message: string }) =>
+      Effect.logWarning(`could not record Event ${event.reason} for ${event.regarding.kind} ${event.regarding.namespace ?? ""}/${event.regarding.name}: ${error.message}`)
+
+    /** Takes a new-Event token for the object; false when its budget is spent. */
+    const takeToken = (event: EventRecord, now: number) =>
+      Ref.modify(buckets, (all): [boolean, Map<string, Bucket>] => {
+        const key = objectKey(event)
+        const bucket = all.get(key) ?? { tokens: burst, atMillis: now }
+        const regained = refillMillis <= 0 ? burst : Math.floor((now - bucket.atMillis) / refillMillis)
+        const tokens = Math.min(burst, bucket.tokens + regained)
+        const atMillis = tokens === burst ? now : bucket.atMillis + regained * refillMillis
+        const next = new Map(bounded(all, MAX_SERIES))
+        next.delete(key)
+        if (tokens <= 0) return [false, next.set(key, { tokens, atMillis })]
+        return [true, next.set(key, { tokens: tokens - 1, atMillis })]
+      })
 
     const create = (event: EventRecord, key: string, now: number) =>
       Effect.gen(function*() {
+        if (!(yield* takeToken(event, now))) {
+          return yield* Effect.logDebug(`dropping Event ${event.reason} for ${event.regarding.kind} ${event.regarding.name}: too many Events for this object`)
+        }
         const namespace = event.regarding.namespace ?? "default"
         // client-go names Events `<object>.<hex timestamp>`; the sequence keeps two in one millisecond apart.
         const eventName = `${event.regarding.name}.${(BigInt(now) * 1_000_000n + BigInt(sequence++ % 1_000_000)).toString(16)}`
@@ -74,37 +126,58 @@ export const makeEventRecorderKube = (options: EventRecorderKubeOptions) =>
           }
         })
         yield* Ref.update(series, (all) => {
-          const next = new Map([...all].filter(([, s]) => now - s.lastMillis <= windowMillis).slice(-(MAX_SERIES - 1)))
-          return next.set(key, { namespace, eventName, count: 1, lastMillis: now })
+          const live = new Map([...all].filter(([, s]) => now - s.lastMillis <= windowMillis))
+          return bounded(live, MAX_SERIES).set(key, { namespace, eventName, count: 1, writtenCount: 1, lastMillis: now, lastWriteMillis: now })
         })
       })
 
-    const bump = (key: string, current: Series, now: number) =>
+    const writeSeries = (key: string, current: Series, now: number) =>
       Effect.gen(function*() {
-        const count = current.count + 1
         yield* api.patch(Kinds.Event, { namespace: current.namespace, name: current.eventName }, {
-          series: { count, lastObservedTime: microTime(now) }
+          series: { count: current.count, lastObservedTime: microTime(current.lastMillis) }
         }, { type: "merge" })
-        yield* Ref.update(series, (all) => new Map(all).set(key, { ...current, count, lastMillis: now }))
+        yield* Ref.update(series, (all) => {
+          const latest = all.get(key)
+          return latest === undefined ? all : new Map(all).set(key, { ...latest, writtenCount: Math.max(latest.writtenCount, current.count), lastWriteMillis: now })
+        })
       })
 
     const record = Effect.fn("EventRecorderKube.record")(function*(event: EventRecord) {
       const now = yield* Clock.currentTimeMillis
       const key = seriesKey(event)
-      const current = (yield* Ref.get(series)).get(key)
-      const write = current !== undefined && now - current.lastMillis <= windowMillis
-        ? bump(key, current, now).pipe(
-          // The Event expired or was deleted: start a new series.
-          Effect.catchIf((error) => error.reason === "NotFound", () => create(event, key, now))
-        )
-        : create(event, key, now)
-      yield* write.pipe(
-        Effect.catch((error) => Effect.logWarning(`could not record Event ${event.reason} for ${event.regarding.kind} ${event.regarding.namespace ?? ""}/${event.regarding.name}: ${error.message}`))
+      const previous = (yield* Ref.get(series)).get(key)
+      if (previous === undefined || now - previous.lastMillis > windowMillis) {
+        return yield* create(event, key, now).pipe(Effect.catch(warnOf(event)))
+      }
+      const current = { ...previous, count: previous.count + 1, lastMillis: now }
+      yield* Ref.update(series, (all) => new Map(all).set(key, current))
+      if (now - current.lastWriteMillis < writeIntervalMillis) return
+      yield* writeSeries(key, current, now).pipe(
+        // The Event expired or was deleted: start a new series.
+        Effect.catchIf((error) => error.reason === "NotFound", () => create(event, key, now)),
+        Effect.catch(warnOf(event))
       )
     })
-    return EventRecorder.of({ record })
+
+    /** Writes every series that counted occurrences since its last write. */
+    const flush = Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      const dirty = [...(yield* Ref.get(series))].filter(([, s]) => s.count > s.writtenCount)
+      yield* Effect.forEach(dirty, ([key, current]) =>
+        writeSeries(key, current, now).pipe(
+          Effect.catch((error) => Effect.logDebug(`could not write the series of Event ${current.eventName}: ${error.message}`))
+        ), { discard: true })
+    })
+
+    return { recorder: EventRecorder.of({ record }), flush, writeInterval: Duration.millis(Math.max(writeIntervalMillis, 1000)) } as const
   })
 
 export const EventRecorderKube = {
-  layer: (options: EventRecorderKubeOptions) => Layer.effect(EventRecorder, makeEventRecorderKube(options))
+  /** The recorder, with a background flush of throttled series every `seriesWriteInterval` (at least 1 s). */
+  layer: (options: EventRecorderKubeOptions) =>
+    Layer.effect(EventRecorder, Effect.gen(function*() {
+      const made = yield* makeEventRecorderKube(options)
+      yield* Effect.forkScoped(Effect.repeat(made.flush, Schedule.spaced(made.writeInterval)))
+      return made.recorder
+    }))
 } as const

@@ -5,6 +5,7 @@
  * errors (`effects/volumeErrors.ts`) pass through unchanged; `status.ts` maps each tag.
  */
 import { Effect, Layer } from "effect"
+import type { EventRecorder } from "../effects/EventRecorder.ts"
 import type { KubeApi } from "../effects/KubeApi.ts"
 import { deleteVolume, provisionVolume, volumeExists } from "../effects/provisionVolume.ts"
 import { publishVolume } from "../effects/publishVolume.ts"
@@ -12,11 +13,11 @@ import { unpublishVolume } from "../effects/unpublishVolume.ts"
 import type { VolumeFs } from "../effects/VolumeFs.ts"
 import { VolumeProvisioner, VolumePublisher } from "./programs.ts"
 
-/** CreateVolume / DeleteVolume / volume existence over the Kubernetes API. */
-export const VolumeProvisionerLive: Layer.Layer<VolumeProvisioner, never, KubeApi> = Layer.effect(
+/** CreateVolume / DeleteVolume / volume existence over the Kubernetes API; waiting is explained on the PVC. */
+export const VolumeProvisionerLive: Layer.Layer<VolumeProvisioner, never, KubeApi | EventRecorder> = Layer.effect(
   VolumeProvisioner,
   Effect.gen(function*() {
-    const context = yield* Effect.context<KubeApi>()
+    const context = yield* Effect.context<KubeApi | EventRecorder>()
     return VolumeProvisioner.of({
       createVolume: (input) => Effect.provideContext(provisionVolume(input), context),
       deleteVolume: (volumeId) => deleteVolume(volumeId),
@@ -25,11 +26,14 @@ export const VolumeProvisionerLive: Layer.Layer<VolumeProvisioner, never, KubeAp
   })
 )
 
-/** NodePublishVolume / NodeUnpublishVolume over the Kubernetes API and the volume filesystem. */
-export const VolumePublisherLive: Layer.Layer<VolumePublisher, never, KubeApi | VolumeFs> = Layer.effect(
+/**
+ * NodePublishVolume / NodeUnpublishVolume over the Kubernetes API and the volume
+ * filesystem; a publish that waits is explained on the Pod and PVC through EventRecorder.
+ */
+export const VolumePublisherLive: Layer.Layer<VolumePublisher, never, KubeApi | VolumeFs | EventRecorder> = Layer.effect(
   VolumePublisher,
   Effect.gen(function*() {
-    const context = yield* Effect.context<KubeApi | VolumeFs>()
+    const context = yield* Effect.context<KubeApi | VolumeFs | EventRecorder>()
     return VolumePublisher.of({
       publish: (input) => Effect.provideContext(Effect.asVoid(publishVolume(input)), context),
       unpublish: (input) => Effect.provideContext(unpublishVolume(input), context)

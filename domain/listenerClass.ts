@@ -7,6 +7,7 @@ import { Schema } from "effect"
 import { FreeFormObject, optional, StringMap, withDefault } from "./fields.ts"
 import { ObjectMeta } from "./core/meta.ts"
 import { LISTENER_API_VERSION } from "./constants.ts"
+import { DurationText } from "./duration.ts"
 
 export const ListenerServiceType = Schema.Literals(["ClusterIP", "NodePort", "LoadBalancer"])
 export type ListenerServiceType = typeof ListenerServiceType.Type
@@ -49,6 +50,12 @@ export const ListenerClassSpec = Schema.Struct({
     }),
     false
   ),
+  pinnedNodeLossRecovery: optional(Schema.Boolean.annotate({
+    description: "Pinned NodePort classes (pinnedNodePorts): when the Node a listener volume is pinned to is deleted, release the volume — delete its PVC, the Pods on that Node that use it, and its PersistentVolume — so the replica is scheduled on another node and gets a new address. Off when unset. A per-volume Listener is kept (owned by the Pod's workload) so its Service and node ports survive."
+  })),
+  pinnedNodeLossGracePeriod: optional(DurationText.annotate({
+    description: "With pinnedNodeLossRecovery: also release volumes pinned to a Node whose Ready condition has not been True for this long (e.g. 10m). Pods on such a Node are force-deleted, so use it only where a NotReady node cannot still be running them. Unset: only deleted Nodes count."
+  })),
   serviceOverrides: withDefault(
     FreeFormObject.annotate({
       description: "A partial Service deep-merged over the generated Service (after serviceAnnotations), for settings this class does not model."

@@ -2,7 +2,8 @@
  * The CSI controller programs (SPEC §4 "Controller service"): CreateVolume resolves the
  * volume's ListenerClass to decide whether it is pinned to the scheduler's node, and
  * freezes the listener selection into the volume context. Stateless and idempotent: the
- * same request against the same PVC gives the same volume; nothing is stored.
+ * same request against the same PVC gives the same volume; nothing is stored. A request
+ * that waits (no such Listener or class yet, both/neither annotation) is explained on the PVC.
  */
 import { Effect, Option } from "effect"
 import { CsiContextKeys } from "../domain/constants.ts"
@@ -10,6 +11,7 @@ import { Kinds } from "../domain/kinds.ts"
 import { Listener } from "../domain/listener.ts"
 import { ListenerClass } from "../domain/listenerClass.ts"
 import { PersistentVolumeClaim } from "../domain/core/persistentVolumeClaim.ts"
+import type { EventRecorder } from "./EventRecorder.ts"
 import type { KubeApi } from "./KubeApi.ts"
 import { listenerSelectionOf, selectionAnnotations } from "./listenerSelection.ts"
 import type { ListenerSelection } from "./listenerSelection.ts"
@@ -21,6 +23,7 @@ import {
 } from "./volumeErrors.ts"
 import type { VolumeApiStepFailed, VolumeObjectInvalid } from "./volumeErrors.ts"
 import { findPersistentVolume, loadObject } from "./volumeObjects.ts"
+import { reportVolumeWaiting } from "./volumeWaiting.ts"
 
 /** A topology segment map, e.g. `{ "listeners.stackable.tech/hostname": "node-1" }`. */
 export type Topology = Readonly<Record<string, string>>
@@ -92,13 +95,21 @@ const resolveListenerClass = Effect.fn("resolveListenerClass")(function*(namespa
 /** SPEC §4 CreateVolume. */
 export const provisionVolume: (
   request: ProvisionVolumeRequest
-) => Effect.Effect<ProvisionedVolume, ProvisionVolumeError, KubeApi> = Effect.fn("provisionVolume")(function*(
+) => Effect.Effect<ProvisionedVolume, ProvisionVolumeError, KubeApi | EventRecorder> = Effect.fn("provisionVolume")(function*(
   request: ProvisionVolumeRequest
 ) {
   const bare: ProvisionedVolume = { volumeId: request.name, capacityBytes: 0, volumeContext: {}, accessibleTopology: [] }
   if (request.pvc === undefined) return bare
   const { namespace, name } = request.pvc
   const pvc = yield* loadPvc({ namespace, name })
+  const subject = { apiVersion: "v1", kind: Kinds.PersistentVolumeClaim.kind, namespace, name, uid: pvc.metadata.uid }
+  return yield* provisionFor(request, pvc).pipe(Effect.tapError(reportVolumeWaiting("CreateVolume", [subject])))
+})
+
+/** CreateVolume once the PVC is known (waiting failures are reported on it). */
+const provisionFor = Effect.fn("provisionFor")(function*(request: ProvisionVolumeRequest, pvc: PersistentVolumeClaim) {
+  const bare: ProvisionedVolume = { volumeId: request.name, capacityBytes: 0, volumeContext: {}, accessibleTopology: [] }
+  const { namespace, name } = { namespace: pvc.metadata.namespace ?? "", name: pvc.metadata.name }
   const selection = listenerSelectionOf(pvc.metadata.annotations, `PersistentVolumeClaim ${namespace}/${name}`)
   if (selection instanceof ListenerSelectionInvalid) return yield* selection
   const listenerClass = yield* resolveListenerClass(namespace, selection)

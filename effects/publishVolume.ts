@@ -17,6 +17,7 @@ import type { Pod } from "../domain/core/pod.ts"
 import { Node } from "../domain/core/node.ts"
 import { Pod as PodSchema } from "../domain/core/pod.ts"
 import { PersistentVolumeClaim } from "../domain/core/persistentVolumeClaim.ts"
+import type { PersistentVolume } from "../domain/core/persistentVolume.ts"
 import { Kinds } from "../domain/kinds.ts"
 import { Listener } from "../domain/listener.ts"
 import type { ListenerIngress } from "../domain/listener.ts"
@@ -24,7 +25,9 @@ import { ListenerClass } from "../domain/listenerClass.ts"
 import { nodeCandidates, pickAddresses, resolvePreference } from "../domain/listenerPlan/addresses.ts"
 import type { ListenerScope } from "../domain/podListeners.ts"
 import { planVolumeTree, UnsafeVolumeEntry } from "../domain/volumeTree.ts"
+import type { EventRecorder } from "./EventRecorder.ts"
 import { KubeApi } from "./KubeApi.ts"
+import { reportVolumeWaiting } from "./volumeWaiting.ts"
 import type { ListenerSelection } from "./listenerSelection.ts"
 import type { VolumeFs } from "./VolumeFs.ts"
 import {
@@ -108,10 +111,11 @@ const addressesForPod = Effect.fn("addressesForPod")(function*(
   pod: Pod
 ) {
   const namespace = listener.metadata.namespace ?? ""
-  const notReady = (problem: string) => new ListenerAddressesNotReady({ namespace, listener: listener.metadata.name, problem })
+  const notReady = (awaiting: ListenerAddressesNotReady["awaiting"], problem: string) =>
+    new ListenerAddressesNotReady({ namespace, listener: listener.metadata.name, awaiting, problem })
   if (listenerClass.spec.serviceType !== "NodePort") {
     const addresses = listener.status?.ingressAddresses ?? []
-    if (addresses.length === 0) return yield* notReady("status.ingressAddresses is empty")
+    if (addresses.length === 0) return yield* notReady("ListenerAddresses", "status.ingressAddresses is empty")
     return { scope: "Cluster" as const, addresses }
   }
   const nodeName = pod.spec?.nodeName
@@ -119,13 +123,14 @@ const addressesForPod = Effect.fn("addressesForPod")(function*(
     return yield* new PodNotScheduled({ namespace: pod.metadata.namespace ?? "", pod: pod.metadata.name })
   }
   const ports = listener.status?.nodePorts ?? {}
-  if (Object.keys(ports).length === 0) return yield* notReady("status.nodePorts is empty (no node ports allocated yet)")
+  if (Object.keys(ports).length === 0) return yield* notReady("NodePorts", "status.nodePorts is empty (no node ports allocated yet)")
   const node = yield* loadNode({ name: nodeName })
   const candidates = nodeCandidates(node)
   const picked = pickAddresses(candidates, resolvePreference(listenerClass.spec.preferredAddressType, "NodePort"))
   if (picked.length === 0) {
     const offered = [...candidates.ips, ...candidates.hostnames]
     return yield* notReady(
+      "NodeAddress",
       offered.length === 0
         ? `node ${nodeName} has no ExternalIP, InternalIP or Hostname address`
         : `node ${nodeName} has no address that is an IP address or DNS name (${offered.map((a) => JSON.stringify(a)).join(", ")})`
@@ -138,7 +143,7 @@ const addressesForPod = Effect.fn("addressesForPod")(function*(
 /** SPEC §4 NodePublishVolume. */
 export const publishVolume: (
   request: PublishVolumeRequest
-) => Effect.Effect<PublishedVolume, PublishVolumeError, KubeApi | VolumeFs> = Effect.fn("publishVolume")(function*(
+) => Effect.Effect<PublishedVolume, PublishVolumeError, KubeApi | VolumeFs | EventRecorder> = Effect.fn("publishVolume")(function*(
   request: PublishVolumeRequest
 ) {
   const { volumeId } = request
@@ -175,6 +180,21 @@ export const publishVolume: (
       actualUid: podUid
     })
   }
+  const subjects = [
+    { apiVersion: "v1", kind: Kinds.Pod.kind, namespace: request.pod.namespace, name: pod.metadata.name, uid: podUid },
+    { apiVersion: "v1", kind: Kinds.PersistentVolumeClaim.kind, namespace: claimRef.namespace, name: pvc.metadata.name, uid: pvc.metadata.uid }
+  ]
+  return yield* publishFor(request, pv, pvc, pod, podUid).pipe(Effect.tapError(reportVolumeWaiting("PublishVolume", subjects)))
+})
+
+/** Steps 2–7, once the PV, PVC and Pod are known (waiting failures are reported on the last two). */
+const publishFor = Effect.fn("publishFor")(function*(
+  request: PublishVolumeRequest,
+  pv: PersistentVolume,
+  pvc: PersistentVolumeClaim,
+  pod: Pod,
+  podUid: string
+) {
   const namespace = request.pod.namespace
 
   // 2. The Listener (bound by name, or created per volume), and its class.

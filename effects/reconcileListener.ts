@@ -24,6 +24,7 @@ import type { DecodeError } from "../domain/decode.ts"
 import { Kinds } from "../domain/kinds.ts"
 import { LABEL_APP_INSTANCE, LABEL_APP_MANAGED_BY, LISTENER_API_VERSION, listenerNameProblem, MANAGED_BY } from "../domain/constants.ts"
 import {
+  awaitingAddressesHint,
   backingNodeNames,
   nodePortNumbers,
   planAddresses,
@@ -137,7 +138,7 @@ const backingNodes = Effect.fn("reconcileListener.backingNodes")(function*(ident
   const names = backingNodeNames(volumes, slices)
   const nodes = yield* Effect.forEach(names, (name) => view.node(name))
   const decoded: ReadonlyArray<NodeInput> = yield* decodeAll(nodes.flatMap(Option.toArray), DecodeResult.Node)
-  return decoded
+  return { names, nodes: decoded }
 })
 
 /**
@@ -203,7 +204,10 @@ export const reconcileListener = Effect.fn("reconcileListener")(function*(raw: K
     ...decodedService,
     metadata: { name: serviceName, namespace: identity.namespace }
   }
-  const nodes = serviceType === "NodePort" ? yield* backingNodes(identity, serviceName).pipe(Effect.mapError(apiFailure(ref, "ReadCache"))) : []
+  const backing = serviceType === "NodePort"
+    ? yield* backingNodes(identity, serviceName).pipe(Effect.mapError(apiFailure(ref, "ReadCache")))
+    : { names: [], nodes: [] }
+  const nodes = backing.nodes
   const addressInputs = serviceInput === undefined ? undefined : {
     serviceType,
     preferred: listenerClass.spec.preferredAddressType,
@@ -216,6 +220,11 @@ export const reconcileListener = Effect.fn("reconcileListener")(function*(raw: K
     serviceName,
     addresses,
     refused: addressInputs === undefined ? [] : refusedAddresses(addressInputs),
+    awaiting: addressInputs === undefined || addresses.length > 0 ? undefined : awaitingAddressesHint({
+      ...addressInputs,
+      backingNodeNames: backing.names,
+      loadBalancerClass: listenerClass.spec.loadBalancerClass
+    }),
     nodePorts: serviceType === "NodePort" && serviceInput !== undefined ? nodePortNumbers(serviceInput) : undefined,
     generation: listener.metadata.generation,
     liveStatus: raw["status"],

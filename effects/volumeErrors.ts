@@ -63,6 +63,8 @@ export class VolumeApiStepFailed extends Data.TaggedError("VolumeApiStepFailed")
 export class ListenerAddressesNotReady extends Data.TaggedError("ListenerAddressesNotReady")<{
   readonly namespace: string
   readonly listener: string
+  /** What is missing: the Listener's own addresses, its node ports, or a usable address of the Pod's node. */
+  readonly awaiting: "ListenerAddresses" | "NodePorts" | "NodeAddress"
   readonly problem: string
 }> {
   override get message(): string {

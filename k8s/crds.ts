@@ -119,6 +119,7 @@ export const crdManifests = (): ReadonlyArray<CustomResourceDefinition> => [
     printerColumns: [
       { name: "Type", type: "string", jsonPath: ".spec.serviceType", description: "Service type of Listeners of this class" },
       { name: "Pinned", type: "boolean", jsonPath: ".spec.pinnedNodePorts", description: "Whether volumes are pinned to their first node" },
+      { name: "Node-Loss-Recovery", type: "boolean", jsonPath: ".spec.pinnedNodeLossRecovery", description: "Whether volumes pinned to a lost node are released", priority: 1 },
       AGE
     ]
   }),

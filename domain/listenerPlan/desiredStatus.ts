@@ -73,6 +73,8 @@ export interface ReconciledStatusInputs {
   readonly now: string
   /** Candidate addresses left out as unusable; named in the Ready message. */
   readonly refused?: ReadonlyArray<RefusedAddress> | undefined
+  /** Without addresses: what they wait for (awaitingAddresses.ts), appended to the message. */
+  readonly awaiting?: string | undefined
 }
 
 const MAX_NAMED_REFUSALS = 5
@@ -93,7 +95,7 @@ export const planStatus = (inputs: ReconciledStatusInputs): ListenerStatus => {
     reason: ready ? "Reconciled" : "AwaitingAddresses",
     message: (ready
       ? `Service ${inputs.serviceName} is reachable on ${inputs.addresses.length} address(es)`
-      : `Service ${inputs.serviceName} has no address yet`) + refusalNote(inputs.refused ?? []),
+      : `Service ${inputs.serviceName} has no address yet${inputs.awaiting === undefined ? "" : `: ${inputs.awaiting}`}`) + refusalNote(inputs.refused ?? []),
     generation: inputs.generation,
     liveStatus: inputs.liveStatus,
     now: inputs.now

@@ -1,6 +1,6 @@
 /**
- * The controller role (`run controller`): the Listener controller (behind leader
- * election), the preset ListenerClasses, and the CSI Identity + Controller services on
+ * The controller role (`run controller`): the Listener controller and the node-loss
+ * controller (behind one leader election), the preset ListenerClasses, and the CSI Identity + Controller services on
  * one Unix socket, beside which the external-provisioner sidecar runs.
  *
  * Every replica serves CSI (the provisioner sidecar elects its own leader) and keeps the
@@ -17,7 +17,9 @@ import { applyPresets } from "../../effects/presets.ts"
 import { EventRecorderKube } from "../../adapters/EventRecorderKube.ts"
 import { makeControllerService } from "../../csi/controllerService.ts"
 import { VolumeProvisionerLive } from "../../csi/volumePrograms.ts"
-import { runListenerController } from "../listenerController.ts"
+import { makeListenerController } from "../listenerController.ts"
+import { makeNodeLossController } from "../nodeLossController.ts"
+import { runWhileLeading } from "../runtime/leaderElection.ts"
 import { Readiness } from "../operability/probes.ts"
 import { serveRoleCsi } from "./serveRoleCsi.ts"
 
@@ -57,14 +59,18 @@ export const controllerRoleLayer = (config: ControllerRoleConfig): Layer.Layer<n
     )
   }))
 
-  // Caches run on every replica (a new leader starts warm); only the lease holder reconciles.
-  const reconcileLoop = runListenerController({
-    leaderElection: config.leaderElection === undefined ? undefined : { lease: config.leaderElection, identity: config.instance }
-  }).pipe(Effect.provideService(ListenerSettings, settings))
-  const controller = Layer.effectDiscard(Effect.forkScoped(reconcileLoop)).pipe(Layer.provide(EventRecorderKube.layer({
-    reportingController: "listeners.stackable.tech/listener-operator",
-    reportingInstance: config.instance
-  })))
+  // Caches run on every replica (a new leader starts warm); only the lease holder reconciles,
+  // with both controllers under one lease.
+  const reconcileLoop = Effect.scoped(Effect.gen(function*() {
+    const listeners = yield* makeListenerController
+    const nodeLoss = yield* makeNodeLossController
+    const loops = Effect.all([listeners.run(), nodeLoss.run], { concurrency: "unbounded", discard: true })
+    return yield* config.leaderElection === undefined
+      ? loops
+      : runWhileLeading({ lease: config.leaderElection, identity: config.instance }, loops)
+  })).pipe(Effect.provideService(ListenerSettings, settings))
+  const controller = Layer.effectDiscard(Effect.forkScoped(reconcileLoop))
 
-  return Layer.mergeAll(csi, presets, controller)
+  const events = EventRecorderKube.layer({ reportingController: "listeners.stackable.tech/listener-operator", reportingInstance: config.instance })
+  return Layer.mergeAll(csi, presets, controller).pipe(Layer.provide(events))
 }

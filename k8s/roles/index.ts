@@ -1,6 +1,7 @@
-/** The two roles of the operator as layers, plus the Listener controller on its own. */
+/** The two roles of the operator as layers, plus the Listener and node-loss controllers on their own. */
 export * from "./controllerRole.ts"
 export * from "./nodeRole.ts"
 export * from "./kubeReadiness.ts"
 export { ListenerController, makeListenerController, runListenerController } from "../listenerController.ts"
 export type { ListenerControllerOptions } from "../listenerController.ts"
+export { makeNodeLossController } from "../nodeLossController.ts"

@@ -5,7 +5,9 @@
  * file tree straight into the kubelet's target path (no mount is involved).
  */
 import { Effect, Layer } from "effect"
+import type { Duration } from "effect"
 import type { KubeApi } from "../../effects/KubeApi.ts"
+import { EventRecorderKube } from "../../adapters/EventRecorderKube.ts"
 import { VolumeFsNode } from "../../adapters/VolumeFsNode.ts"
 import { makeNodeService } from "../../csi/nodeService.ts"
 import { serveRegistration } from "../../csi/registration.ts"
@@ -18,6 +20,8 @@ export interface NodeRoleConfig {
   /** The Node this plugin serves (KUBERNETES_NODE_NAME); also its CSI node id. */
   readonly nodeName: string
   readonly vendorVersion: string
+  /** How often a repeating waiting Event's series is written (default 1 minute; tests shorten it). */
+  readonly eventSeriesWriteInterval?: Duration.Input | undefined
   /** Register with the kubelet's plugin watcher ourselves (no node-driver-registrar sidecar). */
   readonly registration?: {
     /** The kubelet's plugins_registry directory as this process sees it. */
@@ -28,6 +32,9 @@ export interface NodeRoleConfig {
 }
 
 const READY_REGISTRATION = "kubelet-registration"
+
+/** Events of waiting publishes (effects/publishWaiting.ts) name the node plugin as their reporter. */
+export const NODE_REPORTING_CONTROLLER = "listeners.stackable.tech/listener-operator-node"
 
 /** Serve the registration socket; not ready until the kubelet reports the plugin registered. */
 const registerWithKubelet = (registration: NonNullable<NodeRoleConfig["registration"]>) =>
@@ -49,4 +56,12 @@ export const nodeRoleLayer = (config: NodeRoleConfig): Layer.Layer<never, unknow
     yield* serveRoleCsi({ endpoint: config.csiEndpoint, vendorVersion: config.vendorVersion, service: node })
     // After the CSI socket: the kubelet dials it as soon as it learns of it.
     if (config.registration !== undefined) yield* registerWithKubelet(config.registration)
-  })).pipe(Layer.provide(VolumePublisherLive), Layer.provide(VolumeFsNode.layer))
+  })).pipe(
+    Layer.provide(VolumePublisherLive),
+    Layer.provide(VolumeFsNode.layer),
+    Layer.provide(EventRecorderKube.layer({
+      reportingController: NODE_REPORTING_CONTROLLER,
+      reportingInstance: config.nodeName,
+      seriesWriteInterval: config.eventSeriesWriteInterval
+    }))
+  )

@@ -41,7 +41,7 @@ const fakes = (recorded: Recorded, volume: (input: CreateVolumeInput) => Provisi
     Layer.succeed(VolumePublisher, VolumePublisher.of({
       publish: (input) =>
         input.volumeId === "pvc-pending"
-          ? Effect.fail(new ListenerAddressesNotReady({ namespace: "ns", listener: "web", problem: "no ingress address yet" }))
+          ? Effect.fail(new ListenerAddressesNotReady({ namespace: "ns", listener: "web", awaiting: "ListenerAddresses", problem: "no ingress address yet" }))
           : Effect.sync(() => void recorded.published.push(input)),
       unpublish: (input) => Effect.sync(() => void recorded.unpublished.push(input))
     }))

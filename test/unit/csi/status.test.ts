@@ -44,7 +44,7 @@ test("every error tag maps to the SPEC §4 category", () => {
     [new V.VolumeParameterMissing({ parameter: "csi.storage.k8s.io/pvc/name" }), status.INVALID_ARGUMENT],
     [new V.ListenerSelectionInvalid({ source: "PersistentVolumeClaim ns/a", problem: "both" }), status.INVALID_ARGUMENT],
     [new V.PinningTopologyMissing({ volume: "v", listenerClass: "c" }), status.INVALID_ARGUMENT],
-    [new V.ListenerAddressesNotReady({ namespace: "ns", listener: "l", problem: "no ingress" }), status.UNAVAILABLE],
+    [new V.ListenerAddressesNotReady({ namespace: "ns", listener: "l", awaiting: "ListenerAddresses", problem: "no ingress" }), status.UNAVAILABLE],
     [new V.PodNotScheduled({ namespace: "ns", pod: "p" }), status.UNAVAILABLE],
     [new V.VolumeObjectInvalid({ kind: "Listener", namespace: "ns", name: "l", problem: "bad" }), status.FAILED_PRECONDITION],
     [new V.ListenerHasNoClass({ namespace: "ns", listener: "l" }), status.FAILED_PRECONDITION],

@@ -2,6 +2,7 @@ import { test } from "node:test"
 import assert from "node:assert/strict"
 import { status } from "@grpc/grpc-js"
 import { Effect, Layer } from "effect"
+import { EventRecorder } from "../../../effects/EventRecorder.ts"
 import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
 import { VolumeFsMemory } from "../../../adapters/VolumeFsMemory.ts"
 import { makeControllerService } from "../../../csi/controllerService.ts"
@@ -28,7 +29,7 @@ const examples: ReadonlyArray<VolumeError> = [
   new E.ListenerSelectionInvalid({ source: "PersistentVolumeClaim ns/a", problem: "both" }),
   new E.PinningTopologyMissing({ volume: "v", listenerClass: "c" }),
   new E.VolumeApiStepFailed({ step: "load Pod", kind: "Pod", namespace: "ns", name: "p", cause: apiError("NotFound") }),
-  new E.ListenerAddressesNotReady({ namespace: "ns", listener: "l", problem: "none" }),
+  new E.ListenerAddressesNotReady({ namespace: "ns", listener: "l", awaiting: "ListenerAddresses", problem: "none" }),
   new E.PodNotScheduled({ namespace: "ns", pod: "p" }),
   new E.VolumeObjectInvalid({ kind: "Listener", namespace: "ns", name: "l", problem: "bad" }),
   new E.ListenerHasNoClass({ namespace: "ns", listener: "l" }),
@@ -78,7 +79,7 @@ const withHandlers = <A>(
     return yield* body({ controller: controller.handlers, node: node.handlers })
   }).pipe(
     Effect.provide(Layer.mergeAll(VolumeProvisionerLive, VolumePublisherLive).pipe(
-      Layer.provideMerge(Layer.merge(KubeApiMemory.layer(), VolumeFsMemory.layer))
+      Layer.provideMerge(Layer.mergeAll(KubeApiMemory.layer(), VolumeFsMemory.layer, EventRecorder.layerNoop))
     )),
     Effect.runPromise
   )

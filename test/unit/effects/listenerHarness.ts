@@ -43,7 +43,8 @@ export const makeHarness = (options: KubeApiMemoryOptions & { readonly wrapApi?:
     }
     const view = listenerViewOf(caches)
     const api = options.wrapApi ? options.wrapApi(cluster.api) : cluster.api
-    const events = yield* makeEventRecorderKube({ reportingController: "test/listener", reportingInstance: "test-0" }).pipe(
+    const events = yield* makeEventRecorderKube({ reportingController: "test/listener", reportingInstance: "test-0", seriesWriteInterval: 0 }).pipe(
+      Effect.map((made) => made.recorder),
       Effect.provideService(KubeApi, cluster.api)
     )
 

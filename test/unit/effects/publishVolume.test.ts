@@ -501,3 +501,75 @@ test("a changed PVC label is applied to the per-volume Listener on the next publ
     const listener = yield* api.get(Kinds.Listener, { namespace: NAMESPACE, name: "data-web-0" })
     assert.deepEqual(listener.metadata.labels, { app: "web", zone: "a" })
   })))
+
+// ---- explainable waiting: Events on the Pod and the PVC ---------------------------------
+
+interface EventView {
+  readonly kind: string
+  readonly name: string
+  readonly reason: string
+  readonly note: string
+  readonly count: number
+}
+
+const eventsOf = Effect.gen(function*() {
+  const cluster = yield* KubeApiMemory
+  return cluster.objects(Kinds.Event, NAMESPACE).map((event): EventView => {
+    const regarding = event["regarding"] as { kind: string; name: string }
+    return {
+      kind: regarding.kind,
+      name: regarding.name,
+      reason: String(event["reason"]),
+      note: String(event["note"]),
+      count: (event["series"] as { count?: number } | undefined)?.count ?? 1
+    }
+  })
+})
+
+test("a publish waiting for addresses is explained on the Pod and the PVC: one Event each, its series counting the retries", () =>
+  runInCluster(Effect.gen(function*() {
+    yield* seedClassVolume
+    for (let retry = 0; retry < 6; retry++) yield* Effect.flip(publishVolume(classVolume()))
+    const events = yield* eventsOf
+    assert.deepEqual(events.map((e) => `${e.kind}/${e.name} ${e.reason} x${e.count}`).sort(), [
+      "PersistentVolumeClaim/data-web-0 AwaitingNodePorts x6",
+      "Pod/web-0 AwaitingNodePorts x6"
+    ])
+    assert.match(events[0]!.note, /Listener default\/data-web-0 has no node ports yet; the volume is published once/)
+    yield* nodePortsReady
+    yield* publishVolume(classVolume())
+    assert.equal((yield* eventsOf).length, 2, "a publish that succeeds records nothing")
+  })))
+
+test("each waiting reason names what is missing and what unblocks it; failures that are not waiting record nothing", () =>
+  runInCluster(Effect.gen(function*() {
+    yield* seedClassVolume
+    const reasonsAfter = (request: PublishVolumeRequest) =>
+      Effect.gen(function*() {
+        const before = new Set((yield* eventsOf).map((e) => `${e.kind} ${e.reason} ${e.note}`))
+        yield* Effect.flip(publishVolume(request))
+        return (yield* eventsOf).filter((e) => !before.has(`${e.kind} ${e.reason} ${e.note}`))
+      })
+    const ghost = yield* reasonsAfter(classVolume({ listener: { _tag: "ListenerName", listenerName: "ghost" } }))
+    assert.deepEqual(ghost.map((e) => `${e.kind} ${e.reason}`).sort(), ["PersistentVolumeClaim ListenerNotFound", "Pod ListenerNotFound"])
+    assert.match(ghost[0]!.note, /Listener default\/ghost, named by the PVC's listeners.stackable.tech\/listener-name annotation, does not exist; create it/)
+
+    const noClass = yield* reasonsAfter(classVolume({ listener: { _tag: "ListenerClass", className: "nope" } }))
+    assert.deepEqual(noClass.map((e) => e.reason), ["ListenerClassNotFound", "ListenerClassNotFound"])
+    assert.match(noClass[0]!.note, /ListenerClass nope does not exist; create it/)
+
+    yield* createListener("classless", { ports: [] })
+    const classless = yield* reasonsAfter(classVolume({ listener: { _tag: "ListenerName", listenerName: "classless" } }))
+    assert.deepEqual(classless.map((e) => e.reason), ["ListenerHasNoClass", "ListenerHasNoClass"])
+
+    const api = yield* KubeApi
+    const node = yield* api.get(Kinds.Node, { name: "node-1" })
+    yield* api.updateStatus(Kinds.Node, { ...node, status: { addresses: [] } })
+    yield* nodePortsReady
+    const noAddress = yield* reasonsAfter(classVolume())
+    assert.deepEqual(noAddress.map((e) => e.reason), ["NodeAddressUnusable", "NodeAddressUnusable"])
+    assert.match(noAddress[0]!.note, /node node-1 has no ExternalIP, InternalIP or Hostname address; give the Node/)
+
+    const replaced = yield* reasonsAfter(classVolume({ pod: { namespace: NAMESPACE, name: "web-0", uid: "an-older-uid" } }))
+    assert.deepEqual(replaced, [], "PodReplaced is no waiting condition")
+  })))

@@ -1,17 +1,25 @@
 /**
- * The layers the volume program tests run on: the in-memory Kubernetes API and the
- * in-memory volume filesystem, fresh for every test; plus a reader that turns a volume
+ * The layers the volume program tests run on: the in-memory Kubernetes API, the
+ * in-memory volume filesystem and an Event recorder writing to that API, fresh for every test; plus a reader that turns a volume
  * tree into a flat record for whole-tree assertions.
  */
 import { Effect, Layer } from "effect"
+import { EventRecorderKube } from "../../../adapters/EventRecorderKube.ts"
 import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
+import type { EventRecorder } from "../../../effects/EventRecorder.ts"
 import { VolumeFsMemory } from "../../../adapters/VolumeFsMemory.ts"
 import type { KubeApi } from "../../../effects/KubeApi.ts"
 import { VolumeFs } from "../../../effects/VolumeFs.ts"
 import type { VolumeFsError } from "../../../effects/VolumeFs.ts"
 
-export const runInCluster = <A, E>(effect: Effect.Effect<A, E, KubeApi | KubeApiMemory | VolumeFs>): Promise<void> =>
-  Effect.runPromise(effect.pipe(Effect.asVoid, Effect.provide(Layer.merge(KubeApiMemory.layer(), VolumeFsMemory.layer))))
+/** Events go to the in-memory API server, one write per occurrence (no throttling), so tests can read them. */
+const events = EventRecorderKube.layer({ reportingController: "test/csi-node", reportingInstance: "node-1", seriesWriteInterval: 0 })
+
+export const runInCluster = <A, E>(effect: Effect.Effect<A, E, KubeApi | KubeApiMemory | VolumeFs | EventRecorder>): Promise<void> =>
+  Effect.runPromise(effect.pipe(
+    Effect.asVoid,
+    Effect.provide(Layer.provideMerge(events, Layer.merge(KubeApiMemory.layer(), VolumeFsMemory.layer)))
+  ))
 
 /** Every entry under `root`, links not followed: `{ "a/": "dir", "a/x": "contents", "l": "-> target" }`. */
 const rawTree = (root: string): Effect.Effect<Record<string, string>, VolumeFsError, VolumeFs> =>

@@ -1,0 +1,127 @@
+/**
+ * The node-loss controller's wiring over the in-memory API server: which volumes it acts
+ * on (only ours, only pinned, only when the class opts in), the release order's outcome,
+ * and the zero-request steady state while every Node is Ready.
+ */
+import { test } from "node:test"
+import assert from "node:assert/strict"
+import { Duration, Effect } from "effect"
+import type { Scope } from "effect"
+import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
+import { CSI_DRIVER_NAME, LISTENER_API_VERSION } from "../../../domain/constants.ts"
+import { Kinds } from "../../../domain/kinds.ts"
+import { makeMemoryEventRecorder, EventRecorder } from "../../../effects/EventRecorder.ts"
+import { KubeApi } from "../../../effects/KubeApi.ts"
+import type { KubeObject } from "../../../effects/KubeApi.ts"
+import { makeNodeLossController } from "../../../k8s/nodeLossController.ts"
+
+const run = <A, E>(effect: Effect.Effect<A, E, Scope.Scope>) => Effect.runPromise(Effect.scoped(effect))
+
+const waitFor = (what: string, probe: () => boolean, timeout = Duration.seconds(5)) =>
+  Effect.gen(function*() {
+    for (let i = 0; i < Duration.toMillis(timeout) / 10; i++) {
+      if (probe()) return
+      yield* Effect.sleep("10 millis")
+    }
+    return yield* Effect.die(new Error(`timed out waiting for ${what}`))
+  })
+
+const node = (name: string): KubeObject => ({
+  apiVersion: "v1",
+  kind: "Node",
+  metadata: { name },
+  status: { conditions: [{ type: "Ready", status: "True", lastTransitionTime: "2026-01-01T00:00:00Z" }] }
+})
+
+const pinnedPv = (name: string, nodeName: string, claim: { name: string; uid: string }, driver = CSI_DRIVER_NAME, className = "recover"): KubeObject => ({
+  apiVersion: "v1",
+  kind: "PersistentVolume",
+  metadata: { name },
+  spec: {
+    csi: { driver, volumeHandle: name, volumeAttributes: { "listeners.stackable.tech/listener-class": className } },
+    claimRef: { namespace: "apps", name: claim.name, uid: claim.uid },
+    nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: "listeners.stackable.tech/hostname", operator: "In", values: [nodeName] }] }] } }
+  }
+})
+
+const listenerClass = (name: string, spec: Record<string, unknown>): KubeObject => ({
+  apiVersion: LISTENER_API_VERSION,
+  kind: "ListenerClass",
+  metadata: { name },
+  spec: { serviceType: "NodePort", pinnedNodePorts: true, ...spec }
+})
+
+const start = Effect.gen(function*() {
+  const cluster = yield* KubeApiMemory.make()
+  const events = yield* makeMemoryEventRecorder
+  const nodeLoss = yield* makeNodeLossController.pipe(Effect.provideService(KubeApi, cluster.api))
+  yield* nodeLoss.run.pipe(
+    Effect.provideService(KubeApi, cluster.api),
+    Effect.provideService(EventRecorder, events.recorder),
+    Effect.forkScoped
+  )
+  const api = cluster.api
+  yield* api.create(Kinds.Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name: "apps" } })
+  yield* api.create(Kinds.ListenerClass, listenerClass("recover", { pinnedNodeLossRecovery: true }))
+  yield* api.create(Kinds.ListenerClass, listenerClass("manual", {}))
+  const claim = (name: string) =>
+    api.create(Kinds.PersistentVolumeClaim, {
+      apiVersion: "v1",
+      kind: "PersistentVolumeClaim",
+      metadata: { name, namespace: "apps" },
+      spec: { accessModes: ["ReadWriteMany"], resources: { requests: { storage: "1" } } }
+    })
+  const exists = (kind: typeof Kinds.PersistentVolume | typeof Kinds.PersistentVolumeClaim, name: string) =>
+    cluster.objects(kind).some((o) => o.metadata.name === name)
+  return { cluster, api, events, claim, exists }
+})
+
+test("node loss: a deleted Node releases our pinned volumes where the class opts in, and nothing else", () =>
+  run(Effect.gen(function*() {
+    const { cluster, api, events, claim, exists } = yield* start
+    for (const name of ["node-1", "node-2"]) yield* api.create(Kinds.Node, node(name))
+    const ours = yield* claim("ours")
+    const foreign = yield* claim("foreign")
+    const manual = yield* claim("manual")
+    const elsewhere = yield* claim("elsewhere")
+    yield* api.create(Kinds.PersistentVolume, pinnedPv("pv-ours", "node-1", { name: "ours", uid: ours.metadata.uid! }))
+    yield* api.create(Kinds.PersistentVolume, pinnedPv("pv-foreign", "node-1", { name: "foreign", uid: foreign.metadata.uid! }, "other.example.com"))
+    yield* api.create(Kinds.PersistentVolume, pinnedPv("pv-manual", "node-1", { name: "manual", uid: manual.metadata.uid! }, CSI_DRIVER_NAME, "manual"))
+    yield* api.create(Kinds.PersistentVolume, pinnedPv("pv-elsewhere", "node-2", { name: "elsewhere", uid: elsewhere.metadata.uid! }))
+
+    // Steady state with every Node Ready: no request at all.
+    yield* Effect.sleep("200 millis")
+    cluster.requests.reset()
+    yield* Effect.sleep("200 millis")
+    assert.equal(cluster.requests.count("get") + cluster.requests.count("list") + cluster.requests.writes(), 0)
+
+    yield* api.delete(Kinds.Node, { name: "node-1" })
+    yield* waitFor("pv-ours released", () => !exists(Kinds.PersistentVolume, "pv-ours") && !exists(Kinds.PersistentVolumeClaim, "ours"))
+    yield* waitFor("the manual volume reported", () => Effect.runSync(events.recorded).some((e) => e.regarding.name === "manual"))
+    assert.ok(exists(Kinds.PersistentVolume, "pv-foreign") && exists(Kinds.PersistentVolumeClaim, "foreign"), "another driver's volume is never touched")
+    assert.ok(exists(Kinds.PersistentVolume, "pv-manual") && exists(Kinds.PersistentVolumeClaim, "manual"), "recovery off: untouched")
+    assert.ok(exists(Kinds.PersistentVolume, "pv-elsewhere") && exists(Kinds.PersistentVolumeClaim, "elsewhere"), "a Ready Node's volume stays")
+    const recorded = yield* events.recorded
+    const reasonsOn = (name: string) => recorded.filter((e) => e.regarding.name === name).map((e) => e.reason)
+    assert.deepEqual(reasonsOn("ours"), ["PinnedNodeLost", "PinnedClaimDeleted", "PinnedVolumeDeleted"])
+    assert.deepEqual(reasonsOn("manual"), ["PinnedNodeLost"])
+    assert.deepEqual(reasonsOn("foreign"), [])
+  })))
+
+test("node loss: a NotReady Node with a grace period is waited for, then its volumes released", () =>
+  run(Effect.gen(function*() {
+    const { api, claim, exists } = yield* start
+    yield* api.create(Kinds.ListenerClass, listenerClass("graceful", { pinnedNodeLossRecovery: true, pinnedNodeLossGracePeriod: "300ms" }))
+    const created = yield* api.create(Kinds.Node, node("node-1"))
+    const pvc = yield* claim("ours")
+    yield* api.create(Kinds.PersistentVolume, pinnedPv("pv-ours", "node-1", { name: "ours", uid: pvc.metadata.uid! }, CSI_DRIVER_NAME, "graceful"))
+    yield* Effect.sleep("100 millis")
+    yield* api.updateStatus(Kinds.Node, {
+      ...created,
+      status: { conditions: [{ type: "Ready", status: "Unknown", lastTransitionTime: new Date().toISOString() }] }
+    })
+    yield* Effect.sleep("150 millis")
+    assert.ok(exists(Kinds.PersistentVolume, "pv-ours"), "within the grace period")
+    yield* waitFor("released after the grace period", () => !exists(Kinds.PersistentVolume, "pv-ours"))
+    assert.equal(exists(Kinds.PersistentVolumeClaim, "ours"), false)
+  })))
