@@ -41,12 +41,11 @@ describe("explainable waiting on the real API server", { timeout: 300_000 }, () 
     await createNamespace(kube, NS, { waitForServiceAccount: false });
     await createFakeNode(kube, { name: NODE, addresses: [{ type: "InternalIP", address: "192.0.2.31" }] });
     await kube.create(`${LISTENERS}/listenerclasses`, { apiVersion: LISTENER_API_VERSION, kind: "ListenerClass", metadata: { name: "lb" }, spec: { serviceType: "LoadBalancer" } });
-    await kube.create(`${LISTENERS}/namespaces/${NS}/listeners`, {
-      apiVersion: LISTENER_API_VERSION,
-      kind: "Listener",
-      metadata: { name: "web" },
-      spec: { className: "lb", ports: [{ name: "http", port: 8080 }] }
-    });
+    const listener = (name: string, spec: object) =>
+      kube.create(`${LISTENERS}/namespaces/${NS}/listeners`, { apiVersion: LISTENER_API_VERSION, kind: "Listener", metadata: { name }, spec });
+    await listener("web", { className: "lb", ports: [{ name: "http", port: 8080 }] });
+    await listener("classless", { ports: [{ name: "http", port: 8080 }] });
+    await listener("unknown-class", { className: "missing", ports: [{ name: "http", port: 8080 }] });
 
     const socket = join(dir, "node.sock");
     const http = KubeApiHttp.layerFromKubeconfigFile(plane.kubeconfigPath);
@@ -129,14 +128,16 @@ describe("explainable waiting on the real API server", { timeout: 300_000 }, () 
     }));
   };
 
-  for (const [listenerName, podName, reason, note] of [
-    ["web", "waits-for-lb", "AwaitingListenerAddress", /Listener waiting\/web has no address yet; the volume is published as soon as it has one/],
-    ["ghost", "waits-for-listener", "ListenerNotFound", /Listener waiting\/ghost, named by the PVC's listeners.stackable.tech\/listener-name annotation, does not exist/]
+  for (const [listenerName, podName, reason, note, code] of [
+    ["web", "waits-for-lb", "AwaitingListenerAddress", /Listener waiting\/web has no address yet; the volume is published as soon as it has one/, "Unavailable"],
+    ["ghost", "waits-for-listener", "ListenerNotFound", /Listener waiting\/ghost, named by the PVC's listeners.stackable.tech\/listener-name annotation, does not exist/, "Unavailable"],
+    ["classless", "waits-for-class-name", "ListenerHasNoClass", /Listener waiting\/classless has no spec.className; set it/, "FailedPrecondition"],
+    ["unknown-class", "waits-for-class", "ListenerClassNotFound", /ListenerClass missing does not exist; create it/, "Unavailable"]
   ] as const) {
     test(`${reason}: ${RETRIES} retries make one Event on the Pod and one on the PVC, counted in their series`, async () => {
       const volume = await volumeFor(podName, listenerName);
       const before = await stats();
-      for (let i = 0; i < RETRIES; i++) assert.equal(await publish(volume, listenerName), "Unavailable");
+      for (let i = 0; i < RETRIES; i++) assert.equal(await publish(volume, listenerName), code);
       const afterRetries = await stats();
       // Keys are `<verb> events.events.k8s.io` (resource.group).
       const count = (verb: string, snapshot: Record<string, number>) =>

@@ -2,6 +2,7 @@ import { test } from "node:test"
 import assert from "node:assert/strict"
 import { Effect } from "effect"
 import { Kinds } from "../../../domain/kinds.ts"
+import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
 import { KubeApi } from "../../../effects/KubeApi.ts"
 import { deleteVolume, provisionVolume, pvcRefOf, volumeExists } from "../../../effects/provisionVolume.ts"
 import type { ProvisionVolumeRequest } from "../../../effects/provisionVolume.ts"
@@ -123,6 +124,22 @@ test("PVC with both annotations, or neither → ListenerSelectionInvalid (INVALI
     const neither = yield* Effect.flip(provisionVolume(request("neither")))
     assert.equal(neither._tag, "ListenerSelectionInvalid")
     assert.match(neither.message, /PersistentVolumeClaim default\/neither has neither/)
+
+    // Explained on the PVC, once per PVC however often the provisioner retries.
+    yield* Effect.flip(provisionVolume(request("both")))
+    const cluster = yield* KubeApiMemory
+    const events = cluster.objects(Kinds.Event, NAMESPACE).map((e) => ({
+      on: `${(e["regarding"] as { kind: string }).kind}/${(e["regarding"] as { name: string }).name}`,
+      reason: e["reason"],
+      action: e["action"],
+      note: String(e["note"]),
+      count: (e["series"] as { count?: number } | undefined)?.count ?? 1
+    }))
+    assert.deepEqual(events.map(({ on, reason, action, count }) => ({ on, reason, action, count })), [
+      { on: "PersistentVolumeClaim/both", reason: "InvalidListenerVolume", action: "CreateVolume", count: 2 },
+      { on: "PersistentVolumeClaim/neither", reason: "InvalidListenerVolume", action: "CreateVolume", count: 1 }
+    ])
+    assert.match(events[0]!.note, /recreate the PVC with exactly one of them/)
   })))
 
 test("PVC not found → VolumeApiStepFailed (load PersistentVolumeClaim, UNAVAILABLE)", () =>
