@@ -50,6 +50,13 @@ export interface ControlPlane {
   kubectl(args: string[], input?: string): Promise<{ stdout: string; stderr: string; code: number }>;
   /** GET /metrics text as admin (used by benchmarks: apiserver_request_total). */
   metrics(): Promise<string>;
+  /**
+   * Crash a component (SIGKILL), keep it down for `downMs`, then start it again with the
+   * same port, flags and etcd data; resolves once it serves again (fault tests).
+   */
+  restart(component: "kube-apiserver" | "etcd", downMs: number): Promise<void>;
+  /** Compact etcd's history up to its current revision: watches from older resourceVersions get 410 Gone. */
+  compactEtcd(): Promise<void>;
   /** Idempotent; kills all processes, waits for them, removes dir. */
   stop(): Promise<void>;
 }
@@ -225,12 +232,15 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     // etcd + kube-apiserver, retried when a free port was taken in between.
     let server = "";
     let apiserverReadyMs = 0;
+    // What a restart needs: the last start of each, and how to tell it serves.
+    let etcdStart = { args: [] as string[], url: "" };
+    let apiserverStart = { args: [] as string[] };
     for (let attempt = 1; ; attempt++) {
       const [etcdPort, peerPort, apiPort] = await freePorts(3) as [number, number, number];
       const etcdUrl = `http://127.0.0.1:${etcdPort}`;
       const peerUrl = `http://127.0.0.1:${peerPort}`;
       const dataDir = join(dir, `etcd-${attempt}`);
-      const etcd = start("etcd", binary("etcd", bin), [
+      const etcdArgs = [
         "--name=envtest",
         `--data-dir=${dataDir}`,
         `--listen-client-urls=${etcdUrl}`,
@@ -241,11 +251,12 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
         "--initial-cluster-state=new",
         "--unsafe-no-fsync=true",
         "--log-level=warn",
-      ]);
+      ];
+      const etcd = start("etcd", binary("etcd", bin), etcdArgs);
       server = `https://${address}:${apiPort}`;
       const certs = await certsPromise;
       const disabledAdmission = ["TaintNodesByCondition", ...(opts.controllerManager === true ? [] : ["ServiceAccount"])];
-      const apiserver = start("kube-apiserver", binary("kube-apiserver", bin), [
+      const apiserverArgs = [
         `--etcd-servers=${etcdUrl}`,
         `--bind-address=${address}`,
         `--advertise-address=${address}`,
@@ -270,7 +281,10 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
             `--kubelet-client-key=${certs.admin.keyPath}`,
           ]),
         "--profiling=false",
-      ]);
+      ];
+      const apiserver = start("kube-apiserver", binary("kube-apiserver", bin), apiserverArgs);
+      etcdStart = { args: etcdArgs, url: etcdUrl };
+      apiserverStart = { args: apiserverArgs };
       try {
         await waitReady(etcd, "etcd", async () => (await probe(`${etcdUrl}/health`)) === 200, 30_000);
         await waitReady(
@@ -388,6 +402,41 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       return text;
     };
 
+    const restart = async (component: "kube-apiserver" | "etcd", downMs: number): Promise<void> => {
+      const index = procs.findIndex((p) => p.name === component && p.running());
+      if (index < 0) throw new Error(`${component} is not running`);
+      await procs[index]!.kill();
+      procs.splice(index, 1);
+      log(`${component} killed; down for ${downMs} ms`);
+      await new Promise((resolveSleep) => setTimeout(resolveSleep, downMs));
+      if (component === "etcd") {
+        const etcd = start("etcd", binary("etcd", bin), etcdStart.args);
+        await waitReady(etcd, "etcd", async () => (await probe(`${etcdStart.url}/health`)) === 200, 30_000);
+      } else {
+        const apiserver = start("kube-apiserver", binary("kube-apiserver", bin), apiserverStart.args);
+        await waitReady(
+          apiserver,
+          "kube-apiserver /readyz",
+          async () => (await probe(`${server}/readyz`, { ca: certs.serverCa.certPem, cert: certs.admin.certPem, key: certs.admin.keyPem })) === 200,
+          120_000,
+        );
+      }
+      log(`${component} serving again`);
+    };
+
+    // etcd's JSON gateway: read the current revision, then compact everything before it.
+    const compactEtcd = async (): Promise<void> => {
+      const post = async (path: string, body: object): Promise<Record<string, unknown>> => {
+        const response = await fetch(`${etcdStart.url}${path}`, { method: "POST", body: JSON.stringify(body) });
+        if (!response.ok) throw new Error(`etcd ${path}: ${response.status} ${await response.text()}`);
+        return (await response.json()) as Record<string, unknown>;
+      };
+      const range = await post("/v3/kv/range", { key: Buffer.from("/").toString("base64"), limit: 1 });
+      const revision = (range["header"] as { revision: string }).revision;
+      await post("/v3/kv/compaction", { revision, physical: true });
+      log(`etcd compacted up to revision ${revision}`);
+    };
+
     return {
       server,
       kubeconfigPath,
@@ -398,6 +447,8 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       apiserverReadyMs,
       kubectl,
       metrics,
+      restart,
+      compactEtcd,
       stop,
     };
   } catch (e) {

@@ -118,6 +118,8 @@ export interface TrackedProcess {
   running(): boolean;
   /** SIGTERM to the process group, then SIGKILL after `graceMs`; resolves once it exited. */
   stop(graceMs?: number): Promise<void>;
+  /** SIGKILL its process group at once (a crash, not a shutdown); resolves when it is gone. */
+  kill(): Promise<void>;
   /** The last `lines` lines of its combined stdout/stderr log. */
   logTail(lines?: number): string;
 }
@@ -242,6 +244,10 @@ export function spawnTracked(opts: SpawnOptions): TrackedProcess {
         killGroup(pid, "SIGKILL");
         await exited;
       }
+    },
+    kill: async () => {
+      if (!done) killGroup(pid, "SIGKILL");
+      await exited;
     },
     logTail: (lines = 40) => {
       try {
