@@ -75,6 +75,22 @@ export class ServiceRejected extends Data.TaggedError("ServiceRejected")<Listene
   }
 }
 
+/**
+ * The node ports the Listener had (remembered on its status) are taken by another Service,
+ * so its re-created Service cannot get them back; nothing is changed silently.
+ */
+export class NodePortConflict extends Data.TaggedError("NodePortConflict")<ListenerRef & {
+  readonly service: string
+  readonly nodePorts: Readonly<Record<string, number>>
+  readonly details: string
+}> {
+  override get message() {
+    const ports = Object.entries(this.nodePorts).map(([name, port]) => `${name}=${port}`).join(", ")
+    return `Service ${this.namespace}/${this.service} cannot get back the node ports Listener ${this.listener} had (${ports}): ${this.details}; ` +
+      "free them, or remove status.nodePorts from the Listener to accept new ones"
+  }
+}
+
 /** A request to the API server failed in step `step` (apply Service, write status, …). */
 export class ListenerApiFailure extends Data.TaggedError("ListenerApiFailure")<ListenerRef & {
   readonly step: "ApplyService" | "DeleteStaleService" | "WriteStatus" | "ReadCache"
@@ -92,6 +108,7 @@ export type ListenerError =
   | InvalidListenerClass
   | ServiceConflict
   | ServiceRejected
+  | NodePortConflict
   | ListenerApiFailure
 
 export type FailedReadyReason = Exclude<ReadyReason, "Reconciled" | "AwaitingAddresses">
@@ -112,6 +129,8 @@ export const errorPolicies: { readonly [Tag in ListenerError["_tag"]]: ErrorPoli
   InvalidListenerClass: { condition: "InvalidSpec", eventReason: "InvalidListenerClass", eventAction: "DecodeListenerClass", retry: "awaitChange" },
   ServiceConflict: { condition: "ServiceConflict", eventReason: "ServiceConflict", eventAction: "ApplyService", retry: "awaitChange" },
   ServiceRejected: { condition: "InvalidSpec", eventReason: "ServiceRejected", eventAction: "ApplyService", retry: "awaitChange" },
+  // The other Service may go away: retry with backoff.
+  NodePortConflict: { condition: "NodePortConflict", eventReason: "NodePortConflict", eventAction: "ApplyService", retry: "backoff" },
   ListenerApiFailure: { condition: undefined, eventReason: "ReconcileFailed", eventAction: "Reconcile", retry: "backoff" }
 }
 

@@ -32,8 +32,10 @@ import {
   planService,
   planStatus,
   refusedAddresses,
+  rememberedNodePorts,
   serviceUpToDate,
-  statusUpToDate
+  statusUpToDate,
+  withRememberedNodePorts
 } from "../domain/listenerPlan/index.ts"
 import type { ListenerStatus, NodeInput, ServiceInput } from "../domain/listenerPlan/index.ts"
 import type { Listener } from "../domain/listener.ts"
@@ -48,6 +50,7 @@ import {
   ListenerClassNotFound,
   NoClassName,
   ServiceConflict,
+  NodePortConflict,
   ServiceRejected
 } from "./listenerErrors.ts"
 import type { ListenerError, ListenerRef } from "./listenerErrors.ts"
@@ -171,14 +174,18 @@ export const reconcileListener = Effect.fn("reconcileListener")(function*(raw: K
     const owner = controllerOf(cached.value)
     return yield* new ServiceConflict({ ...ref, service: serviceName, controller: owner === undefined ? undefined : `${owner.kind}/${owner.name}` })
   }
-  const desired = planService({ metadata: identity, spec: listener.spec }, listenerClass)
+  // NodePort classes ask for the node ports remembered on the status (stableNodePorts.ts).
+  const remembered = listenerClass.spec.serviceType === "NodePort" ? rememberedNodePorts(raw["status"]) : undefined
+  const desired = withRememberedNodePorts(planService({ metadata: identity, spec: listener.spec }, listenerClass), remembered)
   let service: KubeObject
   if (Option.isSome(cached) && serviceUpToDate(desired, cached.value)) {
     service = cached.value
   } else {
     service = yield* api.apply(Kinds.Service, desired as unknown as KubeObject, { fieldManager: settings.fieldManager, force: true }).pipe(
       Effect.mapError((error) =>
-        error.reason === "Invalid" || error.reason === "BadRequest"
+        remembered !== undefined && error.reason === "Invalid" && /provided port is already allocated/.test(error.message)
+          ? new NodePortConflict({ ...ref, service: serviceName, nodePorts: remembered, details: error.message })
+          : error.reason === "Invalid" || error.reason === "BadRequest"
           ? new ServiceRejected({ ...ref, service: serviceName, details: error.message })
           : apiFailure(ref, "ApplyService")(error)
       )

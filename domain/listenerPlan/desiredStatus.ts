@@ -17,6 +17,7 @@ export type ReadyReason =
   | "NoClassName"
   | "ListenerClassNotFound"
   | "ServiceConflict"
+  | "NodePortConflict"
   | "InvalidSpec"
 
 export interface Condition {

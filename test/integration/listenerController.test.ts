@@ -139,6 +139,36 @@ test("NodePort: one address per node of the labelled PVs, with node ports", asyn
   assert.equal(readyOf(listener)?.["status"], "True")
 })
 
+test("stable node ports: a deleted Service comes back with the same node ports; a remembered port taken elsewhere is a NodePortConflict", async () => {
+  const portsOf = async (name: string) =>
+    Object.fromEntries((specOf(await get(Kinds.Service, name, NS))["ports"] as Array<{ name: string; nodePort: number }>).map((p) => [p.name, p.nodePort]))
+  const before = await portsOf("np")
+  const uid = (await get(Kinds.Service, "np", NS))!.metadata.uid
+  await api((a) => a.delete(Kinds.Service, { namespace: NS, name: "np" }))
+  const recreated = await eventually("Service np re-created", async () => {
+    const service = await get(Kinds.Service, "np", NS)
+    return service !== undefined && service.metadata.uid !== uid ? service : undefined
+  }, { timeoutMs: 60_000 })
+  assert.ok(recreated)
+  assert.deepEqual(await portsOf("np"), before, "the same node ports again")
+
+  // A port the Listener remembers, held by another Service: reported, the Service left as it is.
+  await createClass("it-nodeport-stable", { serviceType: "NodePort" })
+  await api((a) => a.create(Kinds.Service, {
+    apiVersion: "v1", kind: "Service", metadata: { name: "squatter", namespace: NS },
+    spec: { type: "NodePort", ports: [{ name: "x", port: 1, nodePort: 31999 }] }
+  }))
+  await createListener("np-stable", { className: "it-nodeport-stable", ports: [{ name: "http", port: 8080 }] })
+  await listenerWhere("np-stable", "node ports known", (l) => statusOf(l)?.nodePorts?.["http"] !== undefined)
+  const own = await portsOf("np-stable")
+  await api((a) => a.patchStatus(Kinds.Listener, { namespace: NS, name: "np-stable" }, { status: { nodePorts: { http: 31999 } } }, { type: "merge", fieldManager: "integration" }))
+  const conflicted = await listenerWhere("np-stable", "NodePortConflict", withReason("NodePortConflict"))
+  assert.match(String(readyOf(conflicted)?.["message"]), /cannot get back the node ports Listener np-stable had \(http=31999\)/)
+  assert.deepEqual(await portsOf("np-stable"), own, "the Service is not changed")
+  await api((a) => a.delete(Kinds.Service, { namespace: NS, name: "squatter" }))
+  await eventually("np-stable on its remembered port", async () => (await portsOf("np-stable"))["http"] === 31999, { timeoutMs: 120_000 })
+})
+
 test("LoadBalancer: class fields on the Service; the Listener follows the Service status (IP, then hostname)", async () => {
   await createClass("it-lb", { serviceType: "LoadBalancer", loadBalancerClass: "example.com/fake-lb", loadBalancerAllocateNodePorts: false })
   await createListener("lb", { className: "it-lb", ports: [{ name: "http", port: 80 }] })

@@ -351,3 +351,52 @@ test("ListenerView.layerKubeApi: the same reconcile with reads through the API (
     assert.ok(cluster.requests.count("get", Kinds.ListenerClass) >= 1)
     assert.ok(cluster.requests.count("list", Kinds.PersistentVolume) >= 1)
   })))
+
+test("stable node ports: a re-created Service gets the node ports the Listener had; learning them costs no write", () =>
+  run(Effect.gen(function*() {
+    const h = yield* makeHarness({ objects: [listenerClassObject("internal", { serviceType: "NodePort" }), web()] })
+    // Another Service first, so the Listener's port is not simply the lowest free one again.
+    yield* h.cluster.api.create(Kinds.Service, {
+      apiVersion: "v1", kind: "Service", metadata: { name: "other", namespace: "apps" },
+      spec: { type: "NodePort", ports: [{ name: "x", port: 1 }] }
+    })
+    yield* h.reconcile("web")
+    const nodePortOf = () => (spec(h.get(Kinds.Service, "web", "apps"))["ports"] as Array<{ nodePort: number }>)[0]!.nodePort
+    const first = nodePortOf()
+    assert.deepEqual(statusOf(h.get(Kinds.Listener, "web", "apps"))!["nodePorts"], { http: first })
+    h.cluster.requests.reset()
+    assert.deepEqual(yield* h.reconcile("web"), AWAIT)
+    assert.equal(h.cluster.requests.writes(), 0, "the remembered port restates the live one: nothing to apply")
+
+    // Someone deletes the Service, and the port below it frees up: the Listener asks for its own again.
+    yield* h.cluster.api.delete(Kinds.Service, { namespace: "apps", name: "other" })
+    yield* h.cluster.api.delete(Kinds.Service, { namespace: "apps", name: "web" })
+    yield* h.reconcile("web")
+    assert.equal(nodePortOf(), first)
+    // No backing node in this test: the Listener waits for one, with its port kept.
+    assert.equal(readyOf(h.get(Kinds.Listener, "web", "apps"))!["reason"], "AwaitingAddresses")
+    assert.deepEqual(statusOf(h.get(Kinds.Listener, "web", "apps"))!["nodePorts"], { http: first })
+  })))
+
+test("stable node ports: a remembered port taken by another Service is a NodePortConflict, never a new port", () =>
+  run(Effect.gen(function*() {
+    const h = yield* makeHarness({ objects: [listenerClassObject("internal", { serviceType: "NodePort" }), web()] })
+    yield* h.reconcile("web")
+    const taken = (spec(h.get(Kinds.Service, "web", "apps"))["ports"] as Array<{ nodePort: number }>)[0]!.nodePort
+    yield* h.cluster.api.delete(Kinds.Service, { namespace: "apps", name: "web" })
+    yield* h.cluster.api.create(Kinds.Service, {
+      apiVersion: "v1", kind: "Service", metadata: { name: "squatter", namespace: "apps" },
+      spec: { type: "NodePort", ports: [{ name: "x", port: 1, nodePort: taken }] }
+    })
+    assert.deepEqual(yield* h.reconcile("web"), BACKOFF)
+    assert.equal(h.get(Kinds.Service, "web", "apps"), undefined, "no Service with another port")
+    const ready = readyOf(h.get(Kinds.Listener, "web", "apps"))!
+    assert.equal(ready["reason"], "NodePortConflict")
+    assert.match(String(ready["message"]), new RegExp(`cannot get back the node ports Listener web had \\(http=${taken}\\)`))
+    assert.deepEqual(statusOf(h.get(Kinds.Listener, "web", "apps"))!["nodePorts"], { http: taken }, "still remembered")
+    assert.equal(warningEvents(h.cluster.objects(Kinds.Event, "apps"), "NodePortConflict").length, 1)
+
+    yield* h.cluster.api.delete(Kinds.Service, { namespace: "apps", name: "squatter" })
+    yield* h.reconcile("web")
+    assert.equal((spec(h.get(Kinds.Service, "web", "apps"))["ports"] as Array<{ nodePort: number }>)[0]!.nodePort, taken)
+  })))
