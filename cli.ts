@@ -130,6 +130,11 @@ const runNode = Command.make("node", {
     Flag.withFallbackConfig(Config.String("DRIVER_REG_SOCK_PATH")),
     Flag.optional
   ),
+  addressRefreshSeconds: Flag.Int("address-refresh-seconds").pipe(
+    Flag.withDescription(setting("How often published volumes are checked for changed addresses (live refresh); 0 turns it off", "ADDRESS_REFRESH_SECONDS", "30")),
+    Flag.withFallbackConfig(Config.Int("ADDRESS_REFRESH_SECONDS")),
+    Flag.withDefault(30)
+  ),
   logFormat,
   probePort
 }, (flags) =>
@@ -137,6 +142,7 @@ const runNode = Command.make("node", {
     csiEndpoint: flags.csiEndpoint,
     nodeName: flags.nodeName,
     vendorVersion: VERSION,
+    addressRefreshInterval: `${Math.max(0, flags.addressRefreshSeconds)} seconds`,
     registration: Option.isSome(flags.pluginRegistrationDir)
       ? {
         registrationDir: flags.pluginRegistrationDir.value,

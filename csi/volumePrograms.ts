@@ -10,6 +10,7 @@ import type { KubeApi } from "../effects/KubeApi.ts"
 import { deleteVolume, provisionVolume, volumeExists } from "../effects/provisionVolume.ts"
 import { publishVolume } from "../effects/publishVolume.ts"
 import { unpublishVolume } from "../effects/unpublishVolume.ts"
+import { PublishedVolumes } from "../effects/publishedVolumes.ts"
 import type { VolumeFs } from "../effects/VolumeFs.ts"
 import { VolumeProvisioner, VolumePublisher } from "./programs.ts"
 
@@ -30,13 +31,20 @@ export const VolumeProvisionerLive: Layer.Layer<VolumeProvisioner, never, KubeAp
  * NodePublishVolume / NodeUnpublishVolume over the Kubernetes API and the volume
  * filesystem; a publish that waits is explained on the Pod and PVC through EventRecorder.
  */
-export const VolumePublisherLive: Layer.Layer<VolumePublisher, never, KubeApi | VolumeFs | EventRecorder> = Layer.effect(
+export const VolumePublisherLive: Layer.Layer<VolumePublisher, never, KubeApi | VolumeFs | EventRecorder | PublishedVolumes> = Layer.effect(
   VolumePublisher,
   Effect.gen(function*() {
-    const context = yield* Effect.context<KubeApi | VolumeFs | EventRecorder>()
+    const context = yield* Effect.context<KubeApi | VolumeFs | EventRecorder | PublishedVolumes>()
+    const registry = yield* PublishedVolumes
     return VolumePublisher.of({
-      publish: (input) => Effect.provideContext(Effect.asVoid(publishVolume(input)), context),
-      unpublish: (input) => Effect.provideContext(unpublishVolume(input), context)
+      // Each published volume is remembered for the address refresh (effects/refreshVolumes.ts).
+      publish: (input) =>
+        Effect.provideContext(
+          Effect.flatMap(publishVolume(input), (published) =>
+            registry.record({ request: input, listener: published.listener, addresses: published.addresses })),
+          context
+        ),
+      unpublish: (input) => Effect.provideContext(Effect.andThen(unpublishVolume(input), registry.forget(input.targetPath)), context)
     })
   })
 )

@@ -8,6 +8,7 @@ import { FreeFormObject, optional, StringMap, withDefault } from "./fields.ts"
 import { ObjectMeta } from "./core/meta.ts"
 import { LISTENER_API_VERSION } from "./constants.ts"
 import { DurationText } from "./duration.ts"
+import { NODE_ADDRESS_SELECTIONS, NODE_ADDRESS_TYPES } from "./listenerPlan/nodeAddresses.ts"
 
 export const ListenerServiceType = Schema.Literals(["ClusterIP", "NodePort", "LoadBalancer"])
 export type ListenerServiceType = typeof ListenerServiceType.Type
@@ -16,6 +17,9 @@ export const ServiceExternalTrafficPolicy = Schema.Literals(["Cluster", "Local"]
 export type ServiceExternalTrafficPolicy = typeof ServiceExternalTrafficPolicy.Type
 
 export const PreferredAddressType = Schema.Literals(["IP", "Hostname", "HostnameConservative"])
+
+export const NodeAddressTypeSchema = Schema.Literals(NODE_ADDRESS_TYPES)
+export const NodeAddressSelectionSchema = Schema.Literals(NODE_ADDRESS_SELECTIONS)
 export type PreferredAddressType = typeof PreferredAddressType.Type
 
 export const ListenerClassSpec = Schema.Struct({
@@ -44,6 +48,13 @@ export const ListenerClassSpec = Schema.Struct({
     }),
     "HostnameConservative"
   ),
+  nodeAddressTypes: optional(Schema.Array(NodeAddressTypeSchema).check(Schema.isMaxLength(5)).annotate({
+    description: "NodePort classes: which Node address types to publish, in order of preference (ExternalDNS, ExternalIP, InternalDNS, InternalIP, Hostname); the first type a node has a usable address of wins. Unset: preferredAddressType decides (ExternalIP, else InternalIP, for IP; Hostname for Hostname). A node's listeners.stackable.tech/node-address annotation overrides both.",
+    "x-kubernetes-list-type": "set"
+  })),
+  nodeAddressSelection: optional(NodeAddressSelectionSchema.annotate({
+    description: "NodePort classes: how many of a node's addresses of the chosen type to publish: First (default, one), OnePerFamily (the first IPv4 and the first IPv6 address: dual-stack), or All."
+  })),
   pinnedNodePorts: withDefault(
     Schema.Boolean.annotate({
       description: "NodePort classes: pin each listener volume (and so its Pod) to the node it was first scheduled on, so its published address stays the same."

@@ -22,7 +22,8 @@ import { Kinds } from "../domain/kinds.ts"
 import { Listener } from "../domain/listener.ts"
 import type { ListenerIngress } from "../domain/listener.ts"
 import { ListenerClass } from "../domain/listenerClass.ts"
-import { nodeCandidates, pickAddresses, resolvePreference } from "../domain/listenerPlan/addresses.ts"
+import { nodeAddressPolicyOf } from "../domain/listenerPlan/addresses.ts"
+import { nodeAddressOverride, nodeAddresses } from "../domain/listenerPlan/nodeAddresses.ts"
 import type { ListenerScope } from "../domain/podListeners.ts"
 import { planVolumeTree, UnsafeVolumeEntry } from "../domain/volumeTree.ts"
 import type { EventRecorder } from "./EventRecorder.ts"
@@ -104,11 +105,14 @@ const ensureLabels = Effect.fn("ensureLabels")(function*(
   )
 })
 
-/** SPEC §4 step 5: the addresses this Pod is reachable on through the Listener. */
-const addressesForPod = Effect.fn("addressesForPod")(function*(
+/**
+ * SPEC §4 step 5: the addresses this Pod is reachable on through the Listener. Also what
+ * the address refresh (refreshVolumes.ts) recomputes for volumes already published.
+ */
+export const addressesForPod = Effect.fn("addressesForPod")(function*(
   listener: Listener,
   listenerClass: ListenerClass,
-  pod: Pod
+  pod: { readonly metadata: { readonly name: string; readonly namespace?: string | undefined }; readonly spec?: { readonly nodeName?: string | undefined } | undefined }
 ) {
   const namespace = listener.metadata.namespace ?? ""
   const notReady = (awaiting: ListenerAddressesNotReady["awaiting"], problem: string) =>
@@ -125,18 +129,28 @@ const addressesForPod = Effect.fn("addressesForPod")(function*(
   const ports = listener.status?.nodePorts ?? {}
   if (Object.keys(ports).length === 0) return yield* notReady("NodePorts", "status.nodePorts is empty (no node ports allocated yet)")
   const node = yield* loadNode({ name: nodeName })
-  const candidates = nodeCandidates(node)
-  const picked = pickAddresses(candidates, resolvePreference(listenerClass.spec.preferredAddressType, "NodePort"))
+  const picked = nodeAddresses(node, nodeAddressPolicyOf({
+    preferred: listenerClass.spec.preferredAddressType,
+    nodeAddressTypes: listenerClass.spec.nodeAddressTypes,
+    nodeAddressSelection: listenerClass.spec.nodeAddressSelection
+  }))
   if (picked.length === 0) {
-    const offered = [...candidates.ips, ...candidates.hostnames]
+    const ofTypes = (types: ReadonlyArray<string>) => (node.status?.addresses ?? []).filter((a) => types.includes(a.type)).map((a) => a.address)
+    const offered = [
+      ...(nodeAddressOverride(node)?.refused.map((r) => r.address) ?? []),
+      ...ofTypes(["ExternalIP", "InternalIP"]),
+      ...ofTypes(["Hostname", "ExternalDNS", "InternalDNS"])
+    ]
     return yield* notReady(
       "NodeAddress",
-      offered.length === 0
+      (listenerClass.spec.nodeAddressTypes ?? []).length > 0
+        ? `node ${nodeName} has no usable address of the class's nodeAddressTypes (${(listenerClass.spec.nodeAddressTypes ?? []).join(", ")})`
+        : offered.length === 0
         ? `node ${nodeName} has no ExternalIP, InternalIP or Hostname address`
         : `node ${nodeName} has no address that is an IP address or DNS name (${offered.map((a) => JSON.stringify(a)).join(", ")})`
     )
   }
-  const addresses: ReadonlyArray<ListenerIngress> = picked.slice(0, 1).map((a) => ({ ...a, ports: { ...ports } }))
+  const addresses: ReadonlyArray<ListenerIngress> = picked.map((a) => ({ ...a, ports: { ...ports } }))
   return { scope: "Node" as const, addresses }
 })
 

@@ -26,6 +26,7 @@ import { LABEL_APP_INSTANCE, LABEL_APP_MANAGED_BY, LISTENER_API_VERSION, listene
 import {
   awaitingAddressesHint,
   backingNodeNames,
+  nodeAddressOverride,
   nodePortNumbers,
   planAddresses,
   planFailedStatus,
@@ -144,6 +145,23 @@ const backingNodes = Effect.fn("reconcileListener.backingNodes")(function*(ident
   return { names, nodes: decoded }
 })
 
+/** A Warning Event on each Node whose address override annotation has unusable entries. */
+const reportRefusedOverrides = (nodes: ReadonlyArray<NodeInput>) =>
+  Effect.gen(function*() {
+    const events = yield* EventRecorder
+    for (const node of nodes) {
+      const refused = nodeAddressOverride(node)?.refused ?? []
+      if (refused.length === 0) continue
+      yield* events.record({
+        regarding: { apiVersion: "v1", kind: "Node", name: node.metadata.name },
+        type: "Warning",
+        reason: "InvalidNodeAddressOverride",
+        action: "PublishAddresses",
+        note: `ignored ${refused.map((r) => `${JSON.stringify(r.address)} ${r.problem}`).join(", ")}: use IP addresses or DNS names, separated by commas`
+      })
+    }
+  })
+
 /**
  * Reconcile one Listener, given as the cache holds it. Succeeds with the next Action;
  * fails with a `ListenerError` for `listenerErrorPolicy` to report.
@@ -220,7 +238,9 @@ export const reconcileListener = Effect.fn("reconcileListener")(function*(raw: K
     preferred: listenerClass.spec.preferredAddressType,
     service: serviceInput,
     clusterDomain: settings.clusterDomain,
-    nodes
+    nodes,
+    nodeAddressTypes: listenerClass.spec.nodeAddressTypes,
+    nodeAddressSelection: listenerClass.spec.nodeAddressSelection
   }
   const addresses = addressInputs === undefined ? [] : planAddresses(addressInputs)
   const status = planStatus({
@@ -239,6 +259,8 @@ export const reconcileListener = Effect.fn("reconcileListener")(function*(raw: K
   })
   if (!statusUpToDate(status, raw["status"])) {
     yield* writeStatus(raw, status).pipe(Effect.mapError(apiFailure(ref, "WriteStatus")))
+    // Reported with the status change that names them, not on every reconcile.
+    yield* reportRefusedOverrides(nodes)
   }
   return awaitChange
 })

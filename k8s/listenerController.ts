@@ -11,7 +11,8 @@
  * - PersistentVolume (only listener-labelled ones) → the Listener in its labels; the runtime
  *   maps the old and the new object, so relabelling enqueues both Listeners;
  * - Node → Listeners backed by it (PVs pinned to it, EndpointSlices with endpoints on it),
- *   only when its addresses change (heartbeats and condition updates are ignored).
+ *   only when its addresses or its address override annotation change (heartbeats and
+ *   condition updates are ignored).
  * With `leaderElection` set, the caches run on every replica (a standby takes over warm)
  * and only the lease holder reconciles (k8s/runtime/leaderElection.ts).
  */
@@ -25,6 +26,7 @@ import {
 } from "../domain/constants.ts"
 import { ENDPOINTSLICE_SERVICE_NAME_LABEL } from "../domain/core/endpointSlice.ts"
 import { jsonEquals } from "../domain/listenerPlan/json.ts"
+import { NODE_ADDRESS_ANNOTATION } from "../domain/listenerPlan/nodeAddresses.ts"
 import type { EventRecorder } from "../effects/EventRecorder.ts"
 import type { KubeApi, KubeObject, ObjectRef } from "../effects/KubeApi.ts"
 import type { ListenerError } from "../effects/listenerErrors.ts"
@@ -73,8 +75,11 @@ const listenersOfService: Mapper = (service) => {
 const addressesOf = (node: KubeObject | undefined): unknown =>
   (node?.["status"] as { addresses?: unknown } | undefined)?.addresses
 
+const overrideOf = (node: KubeObject | undefined): string | undefined => node?.metadata.annotations?.[NODE_ADDRESS_ANNOTATION]
+
 const nodeAddressesChanged = (change: Change): boolean =>
-  change.previous === undefined || change.current === undefined || !jsonEquals(addressesOf(change.previous), addressesOf(change.current))
+  change.previous === undefined || change.current === undefined ||
+  !jsonEquals(addressesOf(change.previous), addressesOf(change.current)) || overrideOf(change.previous) !== overrideOf(change.current)
 
 // Mappers are synchronous; the stores' index reads are synchronous effects underneath.
 const readNow = <A>(effect: Effect.Effect<A>): A => Effect.runSync(effect)

@@ -12,6 +12,7 @@ import type { ResourceKind } from "../domain/kinds.ts"
 import { PV_LABEL_LISTENER_NAME, PV_LABEL_LISTENER_NAMESPACE } from "../domain/constants.ts"
 import { ENDPOINTSLICE_SERVICE_NAME_LABEL } from "../domain/core/endpointSlice.ts"
 import { endpointNodesOf, pinnedNodesOf } from "../domain/listenerPlan/backingNodes.ts"
+import { NODE_ADDRESS_ANNOTATION } from "../domain/listenerPlan/nodeAddresses.ts"
 import type { EndpointSliceInput, PersistentVolumeInput } from "../domain/listenerPlan/inputs.ts"
 import type { KubeObject } from "../effects/KubeApi.ts"
 import { ListenerView } from "../effects/ListenerView.ts"
@@ -53,16 +54,23 @@ const pinnedNodeIndexer: Indexer = (object) => safely(() => pinnedNodesOf(object
 const endpointNodeIndexer: Indexer = (object) => [...new Set(safely(() => endpointNodesOf(object as unknown as EndpointSliceInput)))]
 
 /**
- * Keeps only what the Listener controller reads of a Node (name, addresses), so a large
+ * Keeps only what the Listener controller reads of a Node (name, addresses, the address
+ * override annotation), so a large
  * cluster's node objects (images, conditions, capacity) do not sit in the heap.
  */
 export const slimNode = (node: KubeObject): KubeObject => {
   const status = node["status"]
   const addresses = typeof status === "object" && status !== null ? (status as { addresses?: unknown }).addresses : undefined
+  const override = node.metadata.annotations?.[NODE_ADDRESS_ANNOTATION]
   return {
     apiVersion: node.apiVersion,
     kind: node.kind,
-    metadata: { name: node.metadata.name, uid: node.metadata.uid, resourceVersion: node.metadata.resourceVersion },
+    metadata: {
+      name: node.metadata.name,
+      uid: node.metadata.uid,
+      resourceVersion: node.metadata.resourceVersion,
+      ...(override !== undefined ? { annotations: { [NODE_ADDRESS_ANNOTATION]: override } } : {})
+    },
     ...(addresses !== undefined ? { status: { addresses } } : {})
   }
 }

@@ -5,6 +5,8 @@
  * volumes, so anything that is not plainly an IP address or a DNS name is dropped).
  */
 import { addressProblem, classifyAddress } from "../addressSyntax.ts"
+import { nodeAddressOverride, nodeAddresses } from "./nodeAddresses.ts"
+import type { NodeAddressPolicy, NodeAddressSelection, NodeAddressType } from "./nodeAddresses.ts"
 import type {
   AddressType,
   ListenerIngress,
@@ -87,7 +89,17 @@ export interface AddressInputs {
   readonly clusterDomain: string
   /** NodePort only: the backing nodes found in the cache (missing nodes are simply absent). */
   readonly nodes: ReadonlyArray<NodeInput>
+  /** NodePort only: the class's node address rules (nodeAddresses.ts). */
+  readonly nodeAddressTypes?: ReadonlyArray<NodeAddressType> | null | undefined
+  readonly nodeAddressSelection?: NodeAddressSelection | null | undefined
 }
+
+/** The node address rules of `inputs`, for nodeAddresses(). */
+export const nodeAddressPolicyOf = (inputs: Pick<AddressInputs, "preferred" | "nodeAddressTypes" | "nodeAddressSelection">): NodeAddressPolicy => ({
+  preferred: resolvePreference(inputs.preferred, "NodePort"),
+  types: inputs.nodeAddressTypes,
+  selection: inputs.nodeAddressSelection
+})
 
 /** One target's candidates with the exposed ports: a Service, a load-balancer ingress entry, a node. */
 interface Target {
@@ -115,6 +127,11 @@ const targetsOf = (inputs: AddressInputs): ReadonlyArray<Target> => {
 }
 
 export const planAddresses = (inputs: AddressInputs): ReadonlyArray<ListenerIngress> => {
+  if (inputs.serviceType === "NodePort") {
+    const ports = nodePortNumbers(inputs.service)
+    const policy = nodeAddressPolicyOf(inputs)
+    return dedupe(inputs.nodes.flatMap((node) => nodeAddresses(node, policy).map((a) => ({ ...a, ports }))))
+  }
   const preferred = resolvePreference(inputs.preferred, inputs.serviceType)
   return dedupe(targetsOf(inputs).flatMap(({ candidates, ports }) =>
     pickAddresses(candidates, preferred).map((a) => ({ ...a, ports }))
@@ -141,5 +158,6 @@ export const refusedAddresses = (inputs: AddressInputs): ReadonlyArray<RefusedAd
     for (const ip of candidates.ips) check(ip, "IP")
     for (const hostname of candidates.hostnames) check(hostname, "Hostname")
   }
-  return [...refused].map(([address, problem]) => ({ address, problem }))
+  const overrides = inputs.serviceType === "NodePort" ? inputs.nodes.flatMap((node) => nodeAddressOverride(node)?.refused ?? []) : []
+  return [...overrides, ...[...refused].map(([address, problem]) => ({ address, problem }))]
 }

@@ -3,7 +3,8 @@
  * condition's AwaitingAddresses message (explainable waiting, SPEC §7). The node plugin's
  * Events on waiting Pods point at this condition, so it has to name the missing piece.
  */
-import { nodeCandidates, nodePortNumbers } from "./addresses.ts"
+import { nodeAddressPolicyOf, nodePortNumbers } from "./addresses.ts"
+import { nodeAddresses } from "./nodeAddresses.ts"
 import type { AddressInputs } from "./addresses.ts"
 
 const listOf = (names: ReadonlyArray<string>): string =>
@@ -33,13 +34,14 @@ export const awaitingAddressesHint = (inputs: AwaitingInputs): string => {
       }
       const known = new Set(inputs.nodes.map((node) => node.metadata.name))
       const missing = inputs.backingNodeNames.filter((name) => !known.has(name))
-      const unusable = inputs.nodes.filter((node) => {
-        const candidates = nodeCandidates(node)
-        return candidates.ips.length === 0 && candidates.hostnames.length === 0
-      }).map((node) => node.metadata.name)
+      const policy = nodeAddressPolicyOf(inputs)
+      const unusable = inputs.nodes.filter((node) => nodeAddresses(node, policy).length === 0).map((node) => node.metadata.name)
+      const rule = inputs.nodeAddressTypes !== undefined && inputs.nodeAddressTypes !== null && inputs.nodeAddressTypes.length > 0
+        ? `no address of the class's nodeAddressTypes (${inputs.nodeAddressTypes.join(", ")})`
+        : "no ExternalIP, InternalIP or Hostname address"
       const parts = [
         ...(missing.length > 0 ? [`node(s) ${listOf(missing)} no longer exist`] : []),
-        ...(unusable.length > 0 ? [`node(s) ${listOf(unusable)} have no ExternalIP, InternalIP or Hostname address`] : [])
+        ...(unusable.length > 0 ? [`node(s) ${listOf(unusable)} have ${rule}`] : [])
       ]
       return parts.length > 0 ? parts.join("; ") : `node(s) ${listOf(inputs.backingNodeNames)} have no usable address`
     }

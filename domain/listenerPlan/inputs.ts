@@ -41,6 +41,8 @@ export interface ListenerClassInput {
     readonly loadBalancerClass?: string | null | undefined
     readonly loadBalancerAllocateNodePorts?: boolean | null | undefined
     readonly preferredAddressType?: PreferredAddressType | null | undefined
+    readonly nodeAddressTypes?: ReadonlyArray<"ExternalDNS" | "ExternalIP" | "InternalDNS" | "InternalIP" | "Hostname"> | null | undefined
+    readonly nodeAddressSelection?: "First" | "OnePerFamily" | "All" | null | undefined
     readonly serviceOverrides?: unknown
   }
 }
@@ -71,7 +73,7 @@ export interface NodeAddressInput {
 }
 
 export interface NodeInput {
-  readonly metadata: { readonly name: string }
+  readonly metadata: { readonly name: string; readonly annotations?: Readonly<Record<string, string>> | undefined }
   readonly status?: { readonly addresses?: ReadonlyArray<NodeAddressInput> | undefined } | undefined
 }
 

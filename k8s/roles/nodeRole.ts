@@ -4,9 +4,11 @@
  * that this role announces itself (csi/registration.ts). It writes each listener volume's
  * file tree straight into the kubelet's target path (no mount is involved).
  */
-import { Effect, Layer } from "effect"
-import type { Duration } from "effect"
+import { dirname, join } from "node:path"
+import { Duration, Effect, Layer } from "effect"
 import type { KubeApi } from "../../effects/KubeApi.ts"
+import { PublishedVolumes } from "../../effects/publishedVolumes.ts"
+import { refreshPublishedVolumes } from "../../effects/refreshVolumes.ts"
 import { EventRecorderKube } from "../../adapters/EventRecorderKube.ts"
 import { VolumeFsNode } from "../../adapters/VolumeFsNode.ts"
 import { makeNodeService } from "../../csi/nodeService.ts"
@@ -20,6 +22,13 @@ export interface NodeRoleConfig {
   /** The Node this plugin serves (KUBERNETES_NODE_NAME); also its CSI node id. */
   readonly nodeName: string
   readonly vendorVersion: string
+  /**
+   * How often published volumes are checked for changed addresses (live refresh, default
+   * 30 seconds; 0 disables it).
+   */
+  readonly addressRefreshInterval?: Duration.Input | undefined
+  /** Where published volumes are remembered across restarts (default: `published-volumes/<node>` beside the CSI socket). */
+  readonly stateDir?: string | undefined
   /** How often a repeating waiting Event's series is written (default 1 minute; tests shorten it). */
   readonly eventSeriesWriteInterval?: Duration.Input | undefined
   /** Register with the kubelet's plugin watcher ourselves (no node-driver-registrar sidecar). */
@@ -32,6 +41,13 @@ export interface NodeRoleConfig {
 }
 
 const READY_REGISTRATION = "kubelet-registration"
+
+/**
+ * `published-volumes/<node>` beside the CSI socket: a host path in the chart, so it
+ * outlives the container (per node, for test clusters whose plugins share a directory).
+ */
+const defaultStateDir = (csiEndpoint: string, nodeName: string): string =>
+  join(dirname(csiEndpoint.startsWith("unix://") ? csiEndpoint.slice("unix://".length) : csiEndpoint), "published-volumes", nodeName)
 
 /** Events of waiting publishes (effects/publishWaiting.ts) name the node plugin as their reporter. */
 export const NODE_REPORTING_CONTROLLER = "listeners.stackable.tech/listener-operator-node"
@@ -54,11 +70,20 @@ export const nodeRoleLayer = (config: NodeRoleConfig): Layer.Layer<never, unknow
     }
     const node = yield* makeNodeService({ nodeName: config.nodeName })
     yield* serveRoleCsi({ endpoint: config.csiEndpoint, vendorVersion: config.vendorVersion, service: node })
+    const refreshEvery = Duration.fromInputUnsafe(config.addressRefreshInterval ?? "30 seconds")
+    if (Duration.isPositive(refreshEvery)) {
+      yield* refreshPublishedVolumes(config.nodeName).pipe(
+        Effect.delay(refreshEvery),
+        Effect.forever,
+        Effect.forkScoped
+      )
+    }
     // After the CSI socket: the kubelet dials it as soon as it learns of it.
     if (config.registration !== undefined) yield* registerWithKubelet(config.registration)
   })).pipe(
-    Layer.provide(VolumePublisherLive),
-    Layer.provide(VolumeFsNode.layer),
+    Layer.provideMerge(VolumePublisherLive),
+    Layer.provideMerge(PublishedVolumes.layerFiles(config.stateDir ?? defaultStateDir(config.csiEndpoint, config.nodeName))),
+    Layer.provideMerge(VolumeFsNode.layer),
     Layer.provide(EventRecorderKube.layer({
       reportingController: NODE_REPORTING_CONTROLLER,
       reportingInstance: config.nodeName,

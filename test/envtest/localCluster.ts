@@ -83,7 +83,8 @@ export async function startRoles(options: RolesOptions): Promise<Roles> {
     instance: "local-controller"
   })
   const nodes = Object.entries(options.nodeSockets).map(([nodeName, socket]) =>
-    nodeRoleLayer({ csiEndpoint: socket, nodeName, vendorVersion: "local" })
+    // A short refresh so tests see changed addresses reach running Pods quickly.
+    nodeRoleLayer({ csiEndpoint: socket, nodeName, vendorVersion: "local", addressRefreshInterval: "1 second" })
   )
   const logFile = options.logFile
   const logging = logFile === undefined

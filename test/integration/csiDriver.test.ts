@@ -4,7 +4,7 @@
 // plugins running in this process; and the kubelet stand-in on each of two fake nodes
 // publishing volumes over the node plugins' real sockets (test/envtest/localCluster.ts).
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -268,6 +268,51 @@ describe("CSI driver on the real control plane", { timeout: 1_500_000 }, () => {
     const files = defaultAddress(targetOf(ready, "listener"));
     assert.equal(files.address, "203.0.113.5");
     assert.equal(files.port("http"), "8080");
+  });
+
+  test("live refresh: a changed load-balancer address reaches the running Pod's volume in place (a held directory handle sees it)", async () => {
+    const ready = await readyPod("lb-0");
+    const target = targetOf(ready, "listener");
+    // What a container holds: the mounted directory itself, not its path.
+    const handle = openSync(target, "r");
+    try {
+      const seen = () => readFileSync(`/proc/self/fd/${handle}/default-address/address`, "utf8");
+      assert.equal(seen(), "203.0.113.5");
+      await kube.patch(`/api/v1/namespaces/${NS}/services/lb/status`, { status: { loadBalancer: { ingress: [{ ip: "203.0.113.6" }] } } }, "merge");
+      await eventually("the held directory shows the new address", async () => seen() === "203.0.113.6", WAIT);
+      assert.equal(readFileSync(`/proc/self/fd/${handle}/addresses/203.0.113.6/ports/http`, "utf8"), "8080");
+      assert.equal(existsSync(`/proc/self/fd/${handle}/addresses/203.0.113.5`), false, "the old address is gone");
+    } finally {
+      closeSync(handle);
+    }
+    const podListeners = await kube.get(`${LISTENERS}/namespaces/${NS}/podlisteners/pod-${ready.metadata.uid}`);
+    assert.deepEqual((podListeners.spec as { listeners: Record<string, { ingressAddresses: Array<{ address: string }> }> }).listeners["listener"]!.ingressAddresses.map((a) => a.address), ["203.0.113.6"]);
+  });
+
+  test("a node address override (annotation) reaches the Listener status and the running Pod's volume", async () => {
+    await createListener("np-override", "e2e-nodeport");
+    await createPod("np-override-0", ephemeralVolume({ "listeners.stackable.tech/listener-name": "np-override" }), { nodeSelector: { "kubernetes.io/hostname": "node-2" } });
+    const ready = await readyPod("np-override-0");
+    const target = targetOf(ready, "listener");
+    assert.equal(defaultAddress(target).address, NODES["node-2"]);
+    await kube.patch("/api/v1/nodes/node-2", { metadata: { annotations: { "listeners.stackable.tech/node-address": "node-2.nat.example.com" } } }, "merge");
+    await eventually("the Listener publishes the override", async () =>
+      ((await listener("np-override")).status?.["ingressAddresses"] as Array<{ address: string }> | undefined)?.some((a) => a.address === "node-2.nat.example.com"), WAIT);
+    await eventually("the running Pod's volume has the override", async () => defaultAddress(target).address === "node-2.nat.example.com", WAIT);
+    // An unusable override is refused, named on the Listener and in an Event on the Node; the node's own address returns.
+    await kube.patch("/api/v1/nodes/node-2", { metadata: { annotations: { "listeners.stackable.tech/node-address": "../etc" } } }, "merge");
+    const refused = await eventually("the Listener names the refused override", async () => {
+      const l = await listener("np-override");
+      const ready = ((l.status?.["conditions"] ?? []) as Array<{ type: string; message: string }>).find((c) => c.type === "Ready");
+      return ready?.message.includes("../etc") ? ready : undefined;
+    }, WAIT);
+    assert.match(refused.message, /annotation listeners.stackable.tech\/node-address of Node node-2/);
+    await eventually("an InvalidNodeAddressOverride Event on the Node", async () => {
+      const events = await kube.list(`/apis/events.k8s.io/v1/namespaces/default/events`);
+      return events.items.some((e) => e["reason"] === "InvalidNodeAddressOverride" && (e["regarding"] as { name: string }).name === "node-2");
+    }, WAIT);
+    await eventually("the volume is back on the node's own address", async () => defaultAddress(target).address === NODES["node-2"], WAIT);
+    await kube.patch("/api/v1/nodes/node-2", { metadata: { annotations: { "listeners.stackable.tech/node-address": null } } }, "merge");
   });
 
   test("hostile addresses: the API server refuses them on a Service; from a Node they are refused, named, never written", async () => {

@@ -3,6 +3,7 @@ import assert from "node:assert/strict"
 import { status } from "@grpc/grpc-js"
 import { Effect, Layer } from "effect"
 import { EventRecorder } from "../../../effects/EventRecorder.ts"
+import { PublishedVolumes } from "../../../effects/publishedVolumes.ts"
 import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
 import { VolumeFsMemory } from "../../../adapters/VolumeFsMemory.ts"
 import { makeControllerService } from "../../../csi/controllerService.ts"
@@ -79,7 +80,7 @@ const withHandlers = <A>(
     return yield* body({ controller: controller.handlers, node: node.handlers })
   }).pipe(
     Effect.provide(Layer.mergeAll(VolumeProvisionerLive, VolumePublisherLive).pipe(
-      Layer.provideMerge(Layer.mergeAll(KubeApiMemory.layer(), VolumeFsMemory.layer, EventRecorder.layerNoop))
+      Layer.provideMerge(Layer.mergeAll(KubeApiMemory.layer(), VolumeFsMemory.layer, EventRecorder.layerNoop, PublishedVolumes.layerMemory))
     )),
     Effect.runPromise
   )

@@ -1,0 +1,93 @@
+import { test } from "node:test"
+import assert from "node:assert/strict"
+import { Effect, Layer } from "effect"
+import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
+import { Kinds } from "../../../domain/kinds.ts"
+import { VolumePublisher } from "../../../csi/programs.ts"
+import type { PublishVolumeInput } from "../../../csi/programs.ts"
+import { VolumePublisherLive } from "../../../csi/volumePrograms.ts"
+import { KubeApi } from "../../../effects/KubeApi.ts"
+import { PublishedVolumes } from "../../../effects/publishedVolumes.ts"
+import { refreshPublishedVolumes } from "../../../effects/refreshVolumes.ts"
+import { VolumeFs } from "../../../effects/VolumeFs.ts"
+import { CLASS, createListener, createPod, createVolume, NAMESPACE, podContext, seedCluster, setListenerStatus } from "./volumeFixtures.ts"
+import { runInCluster, snapshotTree } from "./volumeTestLayer.ts"
+
+const ROOT = "/var/lib/kubelet/pods/p2/volumes/kubernetes.io~csi/pvc-2"
+const TARGET = `${ROOT}/mount`
+
+const request: PublishVolumeInput = {
+  volumeId: "pvc-2",
+  targetPath: TARGET,
+  readonly: false,
+  capability: { accessMode: "MULTI_NODE_MULTI_WRITER", fsType: "", mountFlags: [] },
+  pod: { namespace: NAMESPACE, name: "web-1", uid: undefined },
+  listener: { _tag: "ListenerName", listenerName: "shared" },
+  volumeContext: podContext("web-1")
+}
+
+const lb = (ip: string) => ({ ingressAddresses: [{ address: ip, addressType: "IP", ports: { http: 443 } }] })
+
+/** A published listener-name volume of a LoadBalancer Listener, through the CSI program layer. */
+const published = Effect.gen(function*() {
+  yield* seedCluster
+  const fs = yield* VolumeFs
+  yield* fs.mkdir(ROOT, { recursive: true })
+  yield* createListener("shared", { className: CLASS.loadBalancer, ports: [{ name: "http", port: 8080 }] })
+  yield* createVolume({ pvcName: "shared-web-1", volumeId: "pvc-2", annotations: { "listeners.stackable.tech/listener-name": "shared" } })
+  yield* createPod({ name: "web-1", nodeName: "node-2", volumes: [{ name: "listener", persistentVolumeClaim: { claimName: "shared-web-1" } }] })
+  yield* setListenerStatus("shared", lb("192.0.2.1"))
+  const publisher = yield* VolumePublisher
+  yield* publisher.publish(request)
+})
+
+const run = <A, E>(effect: Effect.Effect<A, E, KubeApi | KubeApiMemory | VolumeFs | VolumePublisher | PublishedVolumes | import("../../../effects/EventRecorder.ts").EventRecorder>) =>
+  runInCluster(effect.pipe(Effect.provide(Layer.provideMerge(VolumePublisherLive, PublishedVolumes.layerMemory))))
+
+const addressIn = (tree: Record<string, string>) => tree["default-address"]
+
+test("a changed Listener address reaches the published volume in place; an unchanged one costs only reads", () =>
+  run(Effect.gen(function*() {
+    yield* published
+    const cluster = yield* KubeApiMemory
+    assert.equal(addressIn(yield* snapshotTree(TARGET)), "-> addresses/192.0.2.1")
+
+    cluster.requests.reset()
+    assert.deepEqual(yield* refreshPublishedVolumes("node-2"), { checked: 1, republished: 0, forgotten: 0 })
+    assert.equal(cluster.requests.writes(), 0)
+    assert.ok(cluster.requests.count("get") <= 2, "the Listener and its class")
+
+    yield* setListenerStatus("shared", lb("192.0.2.9"))
+    assert.deepEqual(yield* refreshPublishedVolumes("node-2"), { checked: 1, republished: 1, forgotten: 0 })
+    const tree = yield* snapshotTree(TARGET)
+    assert.equal(addressIn(tree), "-> addresses/192.0.2.9")
+    assert.equal(tree["addresses/192.0.2.9/ports/http"], "443")
+    assert.equal(tree["addresses/192.0.2.1/"], undefined, "the old address is gone from the tree")
+    const api = yield* KubeApi
+    const pod = yield* api.get(Kinds.Pod, { namespace: NAMESPACE, name: "web-1" })
+    const podListeners = yield* api.get(Kinds.PodListeners, { namespace: NAMESPACE, name: `pod-${pod.metadata.uid}` })
+    assert.deepEqual(podListeners["spec"], { listeners: { listener: { scope: "Cluster", ingressAddresses: lb("192.0.2.9").ingressAddresses } } })
+  })))
+
+test("a Listener without addresses keeps the old tree; a volume whose Pod is gone is forgotten", () =>
+  run(Effect.gen(function*() {
+    yield* published
+    yield* setListenerStatus("shared", { ingressAddresses: [] })
+    assert.deepEqual(yield* refreshPublishedVolumes("node-2"), { checked: 1, republished: 0, forgotten: 0 })
+    assert.equal(addressIn(yield* snapshotTree(TARGET)), "-> addresses/192.0.2.1")
+
+    const api = yield* KubeApi
+    yield* api.delete(Kinds.Pod, { namespace: NAMESPACE, name: "web-1" }, { gracePeriodSeconds: 0 })
+    yield* setListenerStatus("shared", lb("192.0.2.5"))
+    assert.deepEqual(yield* refreshPublishedVolumes("node-2"), { checked: 1, republished: 0, forgotten: 1 })
+    assert.deepEqual(yield* refreshPublishedVolumes("node-2"), { checked: 0, republished: 0, forgotten: 0 })
+  })))
+
+test("unpublishing forgets the volume", () =>
+  run(Effect.gen(function*() {
+    yield* published
+    const publisher = yield* VolumePublisher
+    yield* publisher.unpublish({ volumeId: "pvc-2", targetPath: TARGET })
+    const registry = yield* PublishedVolumes
+    assert.deepEqual(yield* registry.all, [])
+  })))
