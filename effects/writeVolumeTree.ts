@@ -43,7 +43,10 @@ const splitPath = (path: string): { readonly parent: string; readonly base: stri
   return { parent: slash <= 0 ? "/" : path.slice(0, slash), base: path.slice(slash + 1) }
 }
 
-/** Staging/retired siblings of the first design; removed when found (upgrades, crashes). */
+/**
+ * `.<base>.publishing`: where a first publish is staged (then renamed into place); and the
+ * first design's `.<base>.retired`. Both are removed when found (crashes, upgrades).
+ */
 const legacySiblings = (targetPath: string): ReadonlyArray<string> => {
   const { parent, base } = splitPath(targetPath)
   return [join(parent, `.${base}.publishing`), join(parent, `.${base}.retired`)]
@@ -154,37 +157,16 @@ const removeLeftovers = (targetPath: string, live: string): Effect.Effect<void, 
     for (const sibling of legacySiblings(targetPath)) yield* fs.removeTree(sibling)
   })
 
-/** Make the directory at `targetPath` present exactly `entries` to readers. */
-export const writeVolumeTree = (
-  targetPath: string,
-  entries: ReadonlyArray<VolumeEntry>
-): Effect.Effect<TreeWriteOutcome, VolumeTreeWriteFailed, VolumeFs> =>
+/** Write version `version` of `entries` into `dir`, point `..data` at it, and link the top-level names. */
+const populate = (
+  dir: string,
+  version: string,
+  entries: ReadonlyArray<VolumeEntry>,
+  step: (name: string) => (cause: VolumeFsError) => VolumeTreeWriteFailed
+): Effect.Effect<void, VolumeTreeWriteFailed, VolumeFs> =>
   Effect.gen(function*() {
     const fs = yield* VolumeFs
-    const step = (name: string) => (cause: VolumeFsError) => new VolumeTreeWriteFailed({ targetPath, step: name, cause })
-    const names = topLevelNames(entries)
-
-    const existing = yield* Effect.mapError(fs.entryType(targetPath), step("inspect target"))
-    if (existing !== undefined && existing !== "directory") {
-      // Not something a container can have mounted as this volume: start over.
-      yield* Effect.mapError(fs.removeTree(targetPath), step("remove non-directory target"))
-    }
-    if (existing !== "directory") yield* Effect.mapError(fs.mkdir(targetPath), step("create target"))
-
-    const hadTree = existing === "directory" &&
-      (yield* Effect.mapError(fs.readDir(targetPath), step("read current tree"))).length > 0
-    const live = hadTree ? yield* Effect.mapError(liveVersion(targetPath), step("read current tree")) : undefined
-    if (live !== undefined) {
-      const current = yield* Effect.mapError(readTree(join(targetPath, live)), step("read current tree"))
-      if (sameTree(current, entries)) {
-        yield* Effect.mapError(linkTopLevel(targetPath, names), step("link top-level entries"))
-        yield* Effect.mapError(removeLeftovers(targetPath, live), step("remove leftovers"))
-        return "unchanged" as const
-      }
-    }
-
-    const version = `${VERSION_PREFIX}${live === undefined ? 1 : versionNumber(live)! + 1}`
-    const versionPath = join(targetPath, version)
+    const versionPath = join(dir, version)
     yield* Effect.mapError(
       Effect.gen(function*() {
         yield* fs.removeTree(versionPath)
@@ -200,14 +182,61 @@ export const writeVolumeTree = (
     )
     yield* Effect.mapError(
       Effect.gen(function*() {
-        const tmp = join(targetPath, DATA_LINK_TMP)
+        const tmp = join(dir, DATA_LINK_TMP)
         yield* fs.removeTree(tmp)
         yield* fs.symlink(version, tmp)
-        yield* fs.rename(tmp, join(targetPath, DATA_LINK))
+        yield* fs.rename(tmp, join(dir, DATA_LINK))
       }),
       step("swap tree in")
     )
-    yield* Effect.mapError(linkTopLevel(targetPath, names), step("link top-level entries"))
+    yield* Effect.mapError(linkTopLevel(dir, topLevelNames(entries)), step("link top-level entries"))
+  })
+
+/**
+ * Make the directory at `targetPath` present exactly `entries` to readers.
+ *
+ * A target that does not exist yet (the first publish) is built complete in a sibling
+ * staging directory and renamed into place, so it appears with every top-level entry at
+ * once — nothing is mounted there yet, and a crash leaves only the staging directory,
+ * which the next publish removes. An existing target (possibly bind-mounted into a running
+ * container) is never replaced: its `..data` link is swapped.
+ */
+export const writeVolumeTree = (
+  targetPath: string,
+  entries: ReadonlyArray<VolumeEntry>
+): Effect.Effect<TreeWriteOutcome, VolumeTreeWriteFailed, VolumeFs> =>
+  Effect.gen(function*() {
+    const fs = yield* VolumeFs
+    const step = (name: string) => (cause: VolumeFsError) => new VolumeTreeWriteFailed({ targetPath, step: name, cause })
+    const names = topLevelNames(entries)
+
+    const existing = yield* Effect.mapError(fs.entryType(targetPath), step("inspect target"))
+    if (existing !== undefined && existing !== "directory") {
+      // Not something a container can have mounted as this volume: start over.
+      yield* Effect.mapError(fs.removeTree(targetPath), step("remove non-directory target"))
+    }
+    if (existing !== "directory") {
+      const [staging] = legacySiblings(targetPath)
+      yield* Effect.mapError(Effect.andThen(fs.removeTree(staging!), fs.mkdir(staging!)), step("create target"))
+      yield* populate(staging!, `${VERSION_PREFIX}1`, entries, step)
+      yield* Effect.mapError(fs.rename(staging!, targetPath), step("create target"))
+      yield* Effect.mapError(removeLeftovers(targetPath, `${VERSION_PREFIX}1`), step("remove leftovers"))
+      return "created" as const
+    }
+
+    const hadTree = (yield* Effect.mapError(fs.readDir(targetPath), step("read current tree"))).length > 0
+    const live = hadTree ? yield* Effect.mapError(liveVersion(targetPath), step("read current tree")) : undefined
+    if (live !== undefined) {
+      const current = yield* Effect.mapError(readTree(join(targetPath, live)), step("read current tree"))
+      if (sameTree(current, entries)) {
+        yield* Effect.mapError(linkTopLevel(targetPath, names), step("link top-level entries"))
+        yield* Effect.mapError(removeLeftovers(targetPath, live), step("remove leftovers"))
+        return "unchanged" as const
+      }
+    }
+
+    const version = `${VERSION_PREFIX}${live === undefined ? 1 : versionNumber(live)! + 1}`
+    yield* populate(targetPath, version, entries, step)
     yield* Effect.mapError(removeLeftovers(targetPath, version), step("remove leftovers"))
     return hadTree ? ("replaced" as const) : ("created" as const)
   })

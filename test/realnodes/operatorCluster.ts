@@ -90,6 +90,8 @@ export async function startOperatorCluster(options: OperatorClusterOptions): Pro
       "install", RELEASE, CHART_DIR, "--namespace", OPERATOR_NAMESPACE, "--create-namespace",
       "--set", `image.repository=${repository}`, "--set", `image.tag=${tag}`, "--set", "image.pullPolicy=Never",
       "--set", "node.registration=builtin", "--set", "preset=none", "--set", "logLevel=debug",
+      // Live address refresh every 2 s, so a changed address reaches running Pods within the test's patience.
+      "--set", "node.addressRefreshSeconds=2",
       ...(options.values ?? []).flatMap((v) => ["--set", v])
     ])
     if (install.code !== 0) throw new Error(`helm install failed (exit ${install.code}):\n${install.stderr}\n${install.stdout}`)
