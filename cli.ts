@@ -130,6 +130,15 @@ const runNode = Command.make("node", {
     Flag.withFallbackConfig(Config.String("DRIVER_REG_SOCK_PATH")),
     Flag.optional
   ),
+  kubeletPodsDir: Flag.String("kubelet-pods-dir").pipe(
+    Flag.withDescription(setting(
+      "The kubelet's pods directory as this process sees it: NodePublish/NodeUnpublishVolume target paths outside it are refused",
+      "KUBELET_PODS_DIR",
+      "unset: any absolute path"
+    )),
+    Flag.withFallbackConfig(Config.String("KUBELET_PODS_DIR")),
+    Flag.optional
+  ),
   addressRefreshSeconds: Flag.Int("address-refresh-seconds").pipe(
     Flag.withDescription(setting("How often published volumes are checked for changed addresses (live refresh); 0 turns it off", "ADDRESS_REFRESH_SECONDS", "30")),
     Flag.withFallbackConfig(Config.Int("ADDRESS_REFRESH_SECONDS")),
@@ -143,6 +152,7 @@ const runNode = Command.make("node", {
     nodeName: flags.nodeName,
     vendorVersion: VERSION,
     addressRefreshInterval: `${Math.max(0, flags.addressRefreshSeconds)} seconds`,
+    kubeletPodsDir: Option.getOrUndefined(flags.kubeletPodsDir),
     registration: Option.isSome(flags.pluginRegistrationDir)
       ? {
         registrationDir: flags.pluginRegistrationDir.value,

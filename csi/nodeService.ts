@@ -13,6 +13,11 @@ import type { NodeService } from "./server.ts"
 export interface NodeServiceConfig {
   /** The Kubernetes Node this plugin runs on; also the CSI node id. */
   readonly nodeName: string
+  /**
+   * The kubelet's pods directory (`<kubelet dir>/pods`) as this process sees it: target
+   * paths outside it are refused. Unset: any normalised absolute path (csi-sanity, tests).
+   */
+  readonly kubeletPodsDir?: string | undefined
 }
 
 /** No staging, no volume stats, no expansion: publishing is all this driver does. */
@@ -35,12 +40,12 @@ export const makeNodeService = (config: NodeServiceConfig): Effect.Effect<NodeSe
         NodePublishVolume: (request) =>
           Effect.logDebug("NodePublishVolume request").pipe(
             Effect.annotateLogs({ shape: publishRequestShape(request) }),
-            Effect.andThen(decodeNodePublishVolume(request)),
+            Effect.andThen(decodeNodePublishVolume(request, config.kubeletPodsDir)),
             Effect.flatMap(publisher.publish),
             Effect.as({})
           ),
         NodeUnpublishVolume: (request) =>
-          decodeNodeUnpublishVolume(request).pipe(Effect.flatMap(publisher.unpublish), Effect.as({})),
+          decodeNodeUnpublishVolume(request, config.kubeletPodsDir).pipe(Effect.flatMap(publisher.unpublish), Effect.as({})),
         NodeGetCapabilities: () => Effect.succeed(nodeCapabilities),
         NodeGetInfo: () => Effect.succeed(info)
       }

@@ -11,7 +11,7 @@
  */
 import { Effect } from "effect"
 import { CsiContextKeys, PVC_ANNOTATION_LISTENER_CLASS, PVC_ANNOTATION_LISTENER_NAME } from "../domain/constants.ts"
-import { DNS_LABEL_PATTERN } from "../domain/fields.ts"
+import { DNS_LABEL_PATTERN, isObjectName } from "../domain/fields.ts"
 import { listenerSelectionOf } from "../effects/listenerSelection.ts"
 import type { ListenerSelection } from "../effects/listenerSelection.ts"
 import { InlineVolumeUnsupported } from "../effects/volumeErrors.ts"
@@ -49,8 +49,6 @@ const SUPPORTED_ACCESS_MODES: ReadonlySet<string> = new Set<AccessMode>([
 
 const isAccessMode = (mode: unknown): mode is AccessMode => typeof mode === "string" && SUPPORTED_ACCESS_MODES.has(mode)
 
-// RFC 1123 subdomain: what Kubernetes accepts as the name of a Pod, PVC, Listener, ListenerClass.
-const DNS_SUBDOMAIN_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/u
 
 const mapField = (map: string, key: string): string => `${map}[${JSON.stringify(key)}]`
 
@@ -67,7 +65,7 @@ const checkedName = (
 ): Effect.Effect<string, InvalidRequest> => {
   const valid = kind === "namespace"
     ? value.length <= 63 && DNS_LABEL_PATTERN.test(value)
-    : value.length <= 253 && DNS_SUBDOMAIN_PATTERN.test(value)
+    : isObjectName(value)
   if (valid) return Effect.succeed(value)
   const expected = kind === "namespace" ? "a DNS label (RFC 1123)" : "a DNS subdomain (RFC 1123)"
   return Effect.fail(invalidRequest(field, `${JSON.stringify(value)} is not a valid Kubernetes ${kind}: expected ${expected}`))
@@ -122,7 +120,36 @@ const targetPath = (value: string | undefined, field: string): Effect.Effect<str
         `${JSON.stringify(path)} is not a normalised path below "/" (no empty, "." or ".." segments, no trailing "/")`
       ))
     }
+    // Linux's PATH_MAX and NAME_MAX: longer paths could only fail later, as "internal".
+    if (Buffer.byteLength(path) > 4095) return Effect.fail(invalidRequest(field, `is ${Buffer.byteLength(path)} bytes long: at most 4095`))
+    const long = segments.find((segment) => Buffer.byteLength(segment) > 255)
+    if (long !== undefined) {
+      return Effect.fail(invalidRequest(field, `has a ${Buffer.byteLength(long)}-byte name ${JSON.stringify(`${long.slice(0, 20)}…`)}: at most 255 bytes per name`))
+    }
     return Effect.succeed(path)
+  })
+
+/**
+ * With the kubelet's pods directory configured, a target path must be one the kubelet
+ * names: `<pods dir>/<pod uid>/volumes/kubernetes.io~csi/<volume>/mount`. Anything else
+ * (a confused or hostile caller on the socket) must not make us write or remove files
+ * elsewhere on the node — not even a whole Pod directory inside the pods directory.
+ */
+const confinedTargetPath = (
+  value: string | undefined,
+  field: string,
+  podsDir: string | undefined
+): Effect.Effect<string, InvalidRequest> =>
+  Effect.flatMap(targetPath(value, field), (path) => {
+    if (podsDir === undefined) return Effect.succeed(path)
+    const root = `${podsDir.replace(/\/+$/u, "")}/`
+    const below = path.startsWith(root) ? path.slice(root.length).split("/") : []
+    return below.length === 5 && below[1] === "volumes" && below[2] === "kubernetes.io~csi" && below[4] === "mount"
+      ? Effect.succeed(path)
+      : Effect.fail(invalidRequest(
+        field,
+        `${JSON.stringify(path)} is not a kubelet volume path ${root}<pod uid>/volumes/kubernetes.io~csi/<volume>/mount (--kubelet-pods-dir)`
+      ))
   })
 
 const topologies = (requirement: TopologyRequirement | null | undefined, which: "requisite" | "preferred"): ReadonlyArray<Topology> =>
@@ -211,9 +238,9 @@ const listenerSelection = (context: StringMap, volumeId: string): Effect.Effect<
   }
 }
 
-export const decodeNodePublishVolume = Effect.fnUntraced(function*(request: NodePublishVolumeRequest) {
+export const decodeNodePublishVolume = Effect.fnUntraced(function*(request: NodePublishVolumeRequest, podsDir?: string) {
   const volumeId = yield* requiredString(request.volume_id, "volume_id")
-  const path = yield* targetPath(request.target_path, "target_path")
+  const path = yield* confinedTargetPath(request.target_path, "target_path", podsDir)
   const capability = yield* mountCapability(request.volume_capability, "volume_capability")
   const context = copyMap(request.volume_context)
   // An inline CSI volume (volumes[].csi) has no PVC or PV to bind a Listener to; say so
@@ -243,10 +270,10 @@ export const decodeNodePublishVolume = Effect.fnUntraced(function*(request: Node
   return input
 })
 
-export const decodeNodeUnpublishVolume = Effect.fnUntraced(function*(request: NodeUnpublishVolumeRequest) {
+export const decodeNodeUnpublishVolume = Effect.fnUntraced(function*(request: NodeUnpublishVolumeRequest, podsDir?: string) {
   const input: UnpublishVolumeInput = {
     volumeId: yield* requiredString(request.volume_id, "volume_id"),
-    targetPath: yield* targetPath(request.target_path, "target_path")
+    targetPath: yield* confinedTargetPath(request.target_path, "target_path", podsDir)
   }
   return input
 })

@@ -51,6 +51,8 @@ export const statusByTag = {
   // and retrying at once cannot help.
   VolumeAddressRefused: status.FAILED_PRECONDITION,
   UnsafeVolumeEntry: status.FAILED_PRECONDITION,
+  // The CO did not create the directory that holds the target path.
+  TargetParentMissing: status.FAILED_PRECONDITION,
   // Local filesystem trouble on the node, whatever its reason.
   VolumeTreeWriteFailed: status.INTERNAL,
   VolumeFsError: status.INTERNAL

@@ -64,6 +64,13 @@ export const NonNegativeInt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 
 /** RFC 1123 label: lower-case alphanumerics and '-', starting and ending alphanumeric, ≤ 63. */
 export const DNS_LABEL_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/u
+
+/** RFC 1123 subdomain: what Kubernetes accepts as the name of most objects (PV, PVC, Pod, Listener). */
+export const DNS_SUBDOMAIN_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/u
+
+/** Whether `value` can name such an object (at most 253 characters). */
+export const isObjectName = (value: string): boolean => value.length <= 253 && DNS_SUBDOMAIN_PATTERN.test(value)
+
 export const DnsLabel = Schema.String.check(
   Schema.isMinLength(1),
   Schema.isMaxLength(63),

@@ -42,7 +42,7 @@ import {
   VolumeNotBound,
   VolumeObjectInvalid
 } from "./volumeErrors.ts"
-import type { VolumeApiStepFailed, VolumeTreeWriteFailed } from "./volumeErrors.ts"
+import type { TargetParentMissing, VolumeApiStepFailed, VolumeTreeWriteFailed } from "./volumeErrors.ts"
 import { podVolumeNameFor, recordPodListener } from "./podListenersRecord.ts"
 import { findOrApplyListener } from "./volumeListener.ts"
 import { apiStepFailed, loadObject, loadPersistentVolume } from "./volumeObjects.ts"
@@ -81,6 +81,7 @@ export type PublishVolumeError =
   | PodReplaced
   | PodVolumeNotFound
   | VolumeAddressRefused
+  | TargetParentMissing
   | VolumeTreeWriteFailed
 
 const loadPvc = loadObject("load PersistentVolumeClaim", Kinds.PersistentVolumeClaim, PersistentVolumeClaim)

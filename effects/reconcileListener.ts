@@ -82,6 +82,14 @@ const nowTimestamp = Effect.map(Clock.currentTimeMillis, (millis) => new Date(mi
 const invalidListener = (ref: ListenerRef, error: DecodeError) =>
   new InvalidListener({ ...ref, path: error.path, details: error.issues.map((i) => (i.path === "" ? i.message : `${i.path}: ${i.message}`)).join("; ") })
 
+/**
+ * Server-side apply answers 500 "failed to create typed patch object" when the object does
+ * not fit the kind's schema (an override adding an unknown field, a list entry without its
+ * key): the request is at fault, and retrying the same object can never succeed.
+ */
+const isUntypableApply = (error: KubeApiError): boolean =>
+  error.reason === "Internal" && /failed to create typed patch object/u.test(error.message)
+
 const apiFailure = (ref: ListenerRef, step: ListenerApiFailure["step"]) => (cause: KubeApiError) =>
   new ListenerApiFailure({ ...ref, step, cause })
 
@@ -203,7 +211,7 @@ export const reconcileListener = Effect.fn("reconcileListener")(function*(raw: K
       Effect.mapError((error) =>
         remembered !== undefined && error.reason === "Invalid" && /provided port is already allocated/.test(error.message)
           ? new NodePortConflict({ ...ref, service: serviceName, nodePorts: remembered, details: error.message })
-          : error.reason === "Invalid" || error.reason === "BadRequest"
+          : error.reason === "Invalid" || error.reason === "BadRequest" || isUntypableApply(error)
           ? new ServiceRejected({ ...ref, service: serviceName, details: error.message })
           : apiFailure(ref, "ApplyService")(error)
       )

@@ -185,6 +185,21 @@ export class VolumeAddressRefused extends Data.TaggedError("VolumeAddressRefused
   }
 }
 
+/**
+ * The directory that should hold the target path does not exist (or is not a directory):
+ * the CO creates it before NodePublishVolume (the kubelet: `…/volumes/kubernetes.io~csi/<pv>`),
+ * so this is a confused caller, not trouble on the node. → FAILED_PRECONDITION
+ */
+export class TargetParentMissing extends Data.TaggedError("TargetParentMissing")<{
+  readonly targetPath: string
+  readonly parent: string
+}> {
+  override get message(): string {
+    return `target_path: the directory ${JSON.stringify(this.parent)} that holds ${JSON.stringify(this.targetPath)} ` +
+      `does not exist or is not a directory: the CO must create it before NodePublishVolume`
+  }
+}
+
 // ---------------------------------------------------------------- INTERNAL
 
 /** Preparing, swapping in or removing the volume's file tree failed on this node. → INTERNAL */
@@ -214,6 +229,7 @@ export type VolumeError =
   | PodReplaced
   | PodVolumeNotFound
   | VolumeAddressRefused
+  | TargetParentMissing
   | VolumeTreeWriteFailed
 
 /** The gRPC code each tag maps to (SPEC §4), as data the CSI edge can check its table against. */
@@ -231,5 +247,6 @@ export const volumeErrorCodes = {
   PodReplaced: "FAILED_PRECONDITION",
   PodVolumeNotFound: "FAILED_PRECONDITION",
   VolumeAddressRefused: "FAILED_PRECONDITION",
+  TargetParentMissing: "FAILED_PRECONDITION",
   VolumeTreeWriteFailed: "INTERNAL"
 } as const satisfies Record<VolumeError["_tag"], "INVALID_ARGUMENT" | "UNAVAILABLE" | "FAILED_PRECONDITION" | "INTERNAL">

@@ -7,6 +7,7 @@ import { Effect, Option } from "effect"
 import type { Schema } from "effect"
 import { CSI_DRIVER_NAME } from "../domain/constants.ts"
 import { decodeWith } from "../domain/decode.ts"
+import { isObjectName } from "../domain/fields.ts"
 import type { DecodeError } from "../domain/decode.ts"
 import type { ResourceKind } from "../domain/kinds.ts"
 import { Kinds } from "../domain/kinds.ts"
@@ -52,6 +53,7 @@ const decodePersistentVolume = decodeObject(Kinds.PersistentVolume, PersistentVo
  * for every volume we provisioned, PV name = volume id and one GET finds it. Only if that
  * misses (a PV created by hand or by another provisioner naming scheme) do we list PVs and
  * match `spec.csi.volumeHandle`; PVs are cluster-scoped and few, and this path is rare.
+ * A handle that cannot be an object name (`..`, `a/b`) is never sent as one.
  */
 export const findPersistentVolume = (
   volumeId: string
@@ -60,7 +62,9 @@ export const findPersistentVolume = (
     const api = yield* KubeApi
     const ref = { name: volumeId }
     const failed = apiStepFailed("load PersistentVolume", Kinds.PersistentVolume, ref)
-    const byName = yield* Effect.mapError(getOption(api.get(Kinds.PersistentVolume, ref)), failed)
+    const byName = isObjectName(volumeId)
+      ? yield* Effect.mapError(getOption(api.get(Kinds.PersistentVolume, ref)), failed)
+      : Option.none()
     if (Option.isSome(byName)) {
       const pv = yield* Effect.option(decodePersistentVolume(byName.value, ref))
       if (Option.isSome(pv) && isOurVolume(pv.value, volumeId)) return pv

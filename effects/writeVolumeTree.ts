@@ -29,7 +29,7 @@ import { Effect } from "effect"
 import type { VolumeEntry } from "../domain/volumeTree.ts"
 import { VolumeFs } from "./VolumeFs.ts"
 import type { VolumeFsError } from "./VolumeFs.ts"
-import { VolumeTreeWriteFailed } from "./volumeErrors.ts"
+import { TargetParentMissing, VolumeTreeWriteFailed } from "./volumeErrors.ts"
 
 /** The live-version link and its temporary twin. */
 export const DATA_LINK = "..data"
@@ -204,7 +204,7 @@ const populate = (
 export const writeVolumeTree = (
   targetPath: string,
   entries: ReadonlyArray<VolumeEntry>
-): Effect.Effect<TreeWriteOutcome, VolumeTreeWriteFailed, VolumeFs> =>
+): Effect.Effect<TreeWriteOutcome, VolumeTreeWriteFailed | TargetParentMissing, VolumeFs> =>
   Effect.gen(function*() {
     const fs = yield* VolumeFs
     const step = (name: string) => (cause: VolumeFsError) => new VolumeTreeWriteFailed({ targetPath, step: name, cause })
@@ -216,6 +216,10 @@ export const writeVolumeTree = (
       yield* Effect.mapError(fs.removeTree(targetPath), step("remove non-directory target"))
     }
     if (existing !== "directory") {
+      const { parent } = splitPath(targetPath)
+      if ((yield* Effect.mapError(fs.entryType(parent), step("inspect target"))) !== "directory") {
+        return yield* new TargetParentMissing({ targetPath, parent })
+      }
       const [staging] = legacySiblings(targetPath)
       yield* Effect.mapError(Effect.andThen(fs.removeTree(staging!), fs.mkdir(staging!)), step("create target"))
       yield* populate(staging!, `${VERSION_PREFIX}1`, entries, step)

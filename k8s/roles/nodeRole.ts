@@ -22,6 +22,8 @@ export interface NodeRoleConfig {
   /** The Node this plugin serves (KUBERNETES_NODE_NAME); also its CSI node id. */
   readonly nodeName: string
   readonly vendorVersion: string
+  /** Target paths outside this directory are refused (the chart sets `<kubeletDir>/pods`); unset: not checked. */
+  readonly kubeletPodsDir?: string | undefined
   /**
    * How often published volumes are checked for changed addresses (live refresh, default
    * 30 seconds; 0 disables it).
@@ -68,7 +70,7 @@ export const nodeRoleLayer = (config: NodeRoleConfig): Layer.Layer<never, unknow
     if (config.nodeName.trim() === "") {
       return yield* Effect.fail(new Error("the node role needs the node name: set KUBERNETES_NODE_NAME or --node-name"))
     }
-    const node = yield* makeNodeService({ nodeName: config.nodeName })
+    const node = yield* makeNodeService({ nodeName: config.nodeName, kubeletPodsDir: config.kubeletPodsDir })
     yield* serveRoleCsi({ endpoint: config.csiEndpoint, vendorVersion: config.vendorVersion, service: node })
     const refreshEvery = Duration.fromInputUnsafe(config.addressRefreshInterval ?? "30 seconds")
     if (Duration.isPositive(refreshEvery)) {

@@ -54,6 +54,7 @@ test("every error tag maps to the SPEC §4 category", () => {
     [new V.PodVolumeNotFound({ namespace: "ns", pod: "p", claim: "c" }), status.FAILED_PRECONDITION],
     [new V.VolumeAddressRefused({ namespace: "ns", listener: "l", field: "address", value: "../x", problem: "is bad" }), status.FAILED_PRECONDITION],
     [new UnsafeVolumeEntry({ field: "address", value: "../x", problem: "is not an IP address or DNS name" }), status.FAILED_PRECONDITION],
+    [new V.TargetParentMissing({ targetPath: "/p/mount", parent: "/p" }), status.FAILED_PRECONDITION],
     [new V.VolumeTreeWriteFailed({ targetPath: "/t", step: "prepare tree", cause: fsError }), status.INTERNAL],
     [fsError, status.INTERNAL]
   ]

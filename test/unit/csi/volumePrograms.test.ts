@@ -39,6 +39,7 @@ const examples: ReadonlyArray<VolumeError> = [
   new E.PodReplaced({ namespace: "ns", pod: "p", expectedUid: "a", actualUid: "b" }),
   new E.PodVolumeNotFound({ namespace: "ns", pod: "p", claim: "c" }),
   new E.VolumeAddressRefused({ namespace: "ns", listener: "l", field: "address", value: "../x", problem: "is bad" }),
+  new E.TargetParentMissing({ targetPath: "/p/mount", parent: "/p" }),
   new E.VolumeTreeWriteFailed({
     targetPath: "/t",
     step: "prepare tree",

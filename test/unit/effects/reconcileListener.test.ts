@@ -279,6 +279,17 @@ test("a Service the API server refuses (bad override) gives InvalidSpec and wait
     assert.equal(warningEvents(h.cluster.objects(Kinds.Event, "apps"), "ServiceRejected").length, 1)
   })))
 
+test("a Service server-side apply cannot type (500 \"failed to create typed patch object\") is refused, not retried as transient", () =>
+  run(Effect.gen(function*() {
+    const h = yield* makeHarness({
+      objects: [listenerClassObject("internal", { serviceType: "ClusterIP", serviceOverrides: { spec: { ports: [{ name: "no-port-number" }] } } }), web()]
+    })
+    assert.deepEqual(yield* h.reconcile("web"), AWAIT)
+    const ready = readyOf(h.get(Kinds.Listener, "web", "apps"))
+    assert.equal(ready?.["reason"], "InvalidSpec")
+    assert.match(String(ready?.["message"]), /failed to create typed patch object/)
+  })))
+
 test("Services created for the Listener that the plan no longer produces are deleted", () =>
   run(Effect.gen(function*() {
     const h = yield* makeHarness({ objects: [listenerClassObject("internal", { serviceType: "ClusterIP" }), web()] })

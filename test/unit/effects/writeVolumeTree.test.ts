@@ -142,13 +142,13 @@ test("on disk: a reader polling during many swaps never sees a partial tree", ()
     assert.equal(partial, 0)
   }))
 
-test("in memory: the same sequence; a missing parent fails naming the step and creates nothing", () =>
+test("in memory: the same sequence; a missing parent is the CO's mistake (TargetParentMissing) and creates nothing", () =>
   run(
     VolumeFsMemory.layer,
     Effect.gen(function*() {
       const missing = yield* Effect.flip(writeVolumeTree("/nowhere/mount", first))
-      assert.equal(missing.step, "create target")
-      assert.equal(missing.cause.reason, "NotFound")
+      assert.equal(missing._tag, "TargetParentMissing")
+      assert.match(missing.message, /^target_path: the directory "\/nowhere" that holds "\/nowhere\/mount" does not exist/u)
       const fs = yield* VolumeFs
       assert.equal(yield* fs.entryType("/nowhere"), undefined)
       yield* fs.mkdir("/p")
