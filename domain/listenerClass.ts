@@ -9,6 +9,18 @@ import { ObjectMeta } from "./core/meta.ts"
 import { LISTENER_API_VERSION } from "./constants.ts"
 import { DurationText } from "./duration.ts"
 import { NODE_ADDRESS_SELECTIONS, NODE_ADDRESS_TYPES } from "./listenerPlan/nodeAddresses.ts"
+import { HOSTNAME_PLACEHOLDERS, HOSTNAME_TEMPLATE_PATTERN } from "./listenerPlan/hostnameTemplate.ts"
+
+/** An annotation key: an optional DNS-subdomain prefix and '/', then a name of at most 63 characters. */
+const ANNOTATION_KEY_PATTERN = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/u
+
+const HOSTNAME_TEMPLATE_MESSAGE = `hostnameTemplate may only hold lower-case letters, digits, '-', '.' and the placeholders {${HOSTNAME_PLACEHOLDERS.join("}, {")}}`
+
+/** The same rule the CRD's CEL rule enforces at admission, for objects decoded from elsewhere. */
+const hostnameTemplateCharacters = Schema.makeFilter<string>((template) =>
+  new RegExp(HOSTNAME_TEMPLATE_PATTERN, "u").test(template) ? undefined : HOSTNAME_TEMPLATE_MESSAGE, { expected: "a hostname template" })
+
+const celString = (text: string): string => `'${text.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`
 
 export const ListenerServiceType = Schema.Literals(["ClusterIP", "NodePort", "LoadBalancer"])
 export type ListenerServiceType = typeof ListenerServiceType.Type
@@ -66,6 +78,16 @@ export const ListenerClassSpec = Schema.Struct({
   })),
   pinnedNodeLossGracePeriod: optional(DurationText.annotate({
     description: "With pinnedNodeLossRecovery: also release volumes pinned to a Node whose Ready condition has not been True for this long (e.g. 10m). Pods on such a Node are force-deleted, so use it only where a NotReady node cannot still be running them. Unset: only deleted Nodes count."
+  })),
+  hostnameTemplate: optional(Schema.String.check(hostnameTemplateCharacters, Schema.isMinLength(1), Schema.isMaxLength(253)).annotate({
+    description: `A DNS name for every Listener of this class, e.g. {listener}.{namespace}.kafka.example.com, published (as a Hostname address with the class's ports) instead of the addresses the class finds, once it finds one. Placeholders: {${HOSTNAME_PLACEHOLDERS.join("}, {")}} ({ordinal}: the number a StatefulSet volume's Listener name ends in). Make the name resolve with hostnameAnnotation and external-dns, or your own DNS.`,
+    "x-kubernetes-validations": [{
+      rule: `self.matches(${celString(HOSTNAME_TEMPLATE_PATTERN)})`,
+      message: HOSTNAME_TEMPLATE_MESSAGE
+    }]
+  })),
+  hostnameAnnotation: optional(Schema.String.check(Schema.isMaxLength(316), Schema.isPattern(ANNOTATION_KEY_PATTERN, { expected: "an annotation key ([prefix/]name)" })).annotate({
+    description: "With hostnameTemplate: the Service annotation that carries the Listener's hostname, e.g. external-dns.alpha.kubernetes.io/hostname so that external-dns publishes the name for the Service's address. Unset: no annotation."
   })),
   serviceOverrides: withDefault(
     FreeFormObject.annotate({

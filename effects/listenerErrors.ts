@@ -91,6 +91,16 @@ export class NodePortConflict extends Data.TaggedError("NodePortConflict")<Liste
   }
 }
 
+/** The class's hostnameTemplate cannot name this Listener (hostnameTemplate.ts says why). */
+export class HostnameTemplateUnusable extends Data.TaggedError("HostnameTemplateUnusable")<ListenerRef & {
+  readonly className: string
+  readonly problem: string
+}> {
+  override get message() {
+    return `ListenerClass ${this.className}: ${this.problem}; nothing is published for Listener ${this.namespace}/${this.listener} until the template or the name is fixed`
+  }
+}
+
 /** A request to the API server failed in step `step` (apply Service, write status, …). */
 export class ListenerApiFailure extends Data.TaggedError("ListenerApiFailure")<ListenerRef & {
   readonly step: "ApplyService" | "DeleteStaleService" | "WriteStatus" | "ReadCache"
@@ -109,6 +119,7 @@ export type ListenerError =
   | ServiceConflict
   | ServiceRejected
   | NodePortConflict
+  | HostnameTemplateUnusable
   | ListenerApiFailure
 
 export type FailedReadyReason = Exclude<ReadyReason, "Reconciled" | "AwaitingAddresses">
@@ -131,6 +142,7 @@ export const errorPolicies: { readonly [Tag in ListenerError["_tag"]]: ErrorPoli
   ServiceRejected: { condition: "InvalidSpec", eventReason: "ServiceRejected", eventAction: "ApplyService", retry: "awaitChange" },
   // The other Service may go away: retry with backoff.
   NodePortConflict: { condition: "NodePortConflict", eventReason: "NodePortConflict", eventAction: "ApplyService", retry: "backoff" },
+  HostnameTemplateUnusable: { condition: "InvalidSpec", eventReason: "HostnameTemplateUnusable", eventAction: "RenderHostname", retry: "awaitChange" },
   ListenerApiFailure: { condition: undefined, eventReason: "ReconcileFailed", eventAction: "Reconcile", retry: "backoff" }
 }
 

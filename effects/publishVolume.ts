@@ -24,6 +24,7 @@ import type { ListenerIngress } from "../domain/listener.ts"
 import { ListenerClass } from "../domain/listenerClass.ts"
 import { nodeAddressPolicyOf } from "../domain/listenerPlan/addresses.ts"
 import { nodeAddressOverride, nodeAddresses } from "../domain/listenerPlan/nodeAddresses.ts"
+import { renderHostname, templatedAddresses } from "../domain/listenerPlan/hostnameTemplate.ts"
 import type { ListenerScope } from "../domain/podListeners.ts"
 import { planVolumeTree, UnsafeVolumeEntry } from "../domain/volumeTree.ts"
 import type { EventRecorder } from "./EventRecorder.ts"
@@ -152,7 +153,12 @@ export const addressesForPod = Effect.fn("addressesForPod")(function*(
     )
   }
   const addresses: ReadonlyArray<ListenerIngress> = picked.map((a) => ({ ...a, ports: { ...ports } }))
-  return { scope: "Node" as const, addresses }
+  // A templated hostname names this Listener on whichever node it runs (hostnameTemplate.ts).
+  const template = listenerClass.spec.hostnameTemplate
+  if (template == null) return { scope: "Node" as const, addresses }
+  const rendered = renderHostname(template, { listener: listener.metadata.name, namespace, className: listenerClass.metadata.name ?? "" })
+  if (rendered._tag === "Unusable") return yield* notReady("ListenerAddresses", rendered.problem)
+  return { scope: "Node" as const, addresses: templatedAddresses(rendered.hostname, addresses) }
 })
 
 /** SPEC §4 NodePublishVolume. */

@@ -34,8 +34,10 @@ import {
   planStatus,
   refusedAddresses,
   rememberedNodePorts,
+  renderHostname,
   serviceUpToDate,
   statusUpToDate,
+  templatedAddresses,
   withRememberedNodePorts
 } from "../domain/listenerPlan/index.ts"
 import type { ListenerStatus, NodeInput, ServiceInput } from "../domain/listenerPlan/index.ts"
@@ -45,6 +47,7 @@ import { KubeApi } from "./KubeApi.ts"
 import type { KubeApiError, KubeObject } from "./KubeApi.ts"
 import {
   errorPolicyOf,
+  HostnameTemplateUnusable,
   InvalidListener,
   InvalidListenerClass,
   ListenerApiFailure,
@@ -202,7 +205,12 @@ export const reconcileListener = Effect.fn("reconcileListener")(function*(raw: K
   }
   // NodePort classes ask for the node ports remembered on the status (stableNodePorts.ts).
   const remembered = listenerClass.spec.serviceType === "NodePort" ? rememberedNodePorts(raw["status"]) : undefined
-  const desired = withRememberedNodePorts(planService({ metadata: identity, spec: listener.spec }, listenerClass), remembered)
+  // A templated hostname (hostnameTemplate.ts) is rendered first: the Service may carry it.
+  const template = listenerClass.spec.hostnameTemplate
+  const rendered = template == null ? undefined : renderHostname(template, { listener: identity.name, namespace: identity.namespace, className })
+  if (rendered?._tag === "Unusable") return yield* new HostnameTemplateUnusable({ ...ref, className, problem: rendered.problem })
+  const hostname = rendered?.hostname
+  const desired = withRememberedNodePorts(planService({ metadata: identity, spec: listener.spec }, listenerClass, hostname), remembered)
   let service: KubeObject
   if (Option.isSome(cached) && serviceUpToDate(desired, cached.value)) {
     service = cached.value
@@ -250,12 +258,13 @@ export const reconcileListener = Effect.fn("reconcileListener")(function*(raw: K
     nodeAddressTypes: listenerClass.spec.nodeAddressTypes,
     nodeAddressSelection: listenerClass.spec.nodeAddressSelection
   }
-  const addresses = addressInputs === undefined ? [] : planAddresses(addressInputs)
+  const found = addressInputs === undefined ? [] : planAddresses(addressInputs)
+  const addresses = hostname === undefined ? found : templatedAddresses(hostname, found)
   const status = planStatus({
     serviceName,
     addresses,
     refused: addressInputs === undefined ? [] : refusedAddresses(addressInputs),
-    awaiting: addressInputs === undefined || addresses.length > 0 ? undefined : awaitingAddressesHint({
+    awaiting: addressInputs === undefined || found.length > 0 ? undefined : awaitingAddressesHint({
       ...addressInputs,
       backingNodeNames: backing.names,
       loadBalancerClass: listenerClass.spec.loadBalancerClass

@@ -120,6 +120,8 @@ export const crdManifests = (): ReadonlyArray<CustomResourceDefinition> => [
       { name: "Type", type: "string", jsonPath: ".spec.serviceType", description: "Service type of Listeners of this class" },
       { name: "Pinned", type: "boolean", jsonPath: ".spec.pinnedNodePorts", description: "Whether volumes are pinned to their first node" },
       { name: "Node-Loss-Recovery", type: "boolean", jsonPath: ".spec.pinnedNodeLossRecovery", description: "Whether volumes pinned to a lost node are released", priority: 1 },
+      { name: "Node-Addresses", type: "string", jsonPath: ".spec.nodeAddressTypes", description: "Node address types published, in order of preference (NodePort classes)", priority: 1 },
+      { name: "Hostname-Template", type: "string", jsonPath: ".spec.hostnameTemplate", description: "The DNS name template of Listeners of this class", priority: 1 },
       AGE
     ]
   }),

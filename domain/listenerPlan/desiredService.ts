@@ -1,8 +1,9 @@
 /**
  * The Service a Listener should have (SPEC §3), as the object to server-side apply.
  *
- * Layering, later wins: generated fields → class `serviceAnnotations` → class
- * `serviceOverrides` → the Listener's `objectOverrides` that name this Service. Only the
+ * Layering, later wins: generated fields → class `serviceAnnotations` → the class's
+ * `hostnameAnnotation` (hostnameTemplate.ts) → class `serviceOverrides` → the Listener's
+ * `objectOverrides` that name this Service. Only the
  * fields we mean to own are present; whatever the API server defaults (clusterIP,
  * nodePort, targetPort, sessionAffinity, …) is left to it.
  */
@@ -76,7 +77,8 @@ const overridesThisService = (override: unknown, namespace: string, name: string
   return metadata["namespace"] === undefined || metadata["namespace"] === namespace
 }
 
-export const planService = (listener: ListenerInput, listenerClass: ListenerClassInput): DesiredService => {
+/** `hostname`: the Listener's rendered hostnameTemplate, written under the class's hostnameAnnotation. */
+export const planService = (listener: ListenerInput, listenerClass: ListenerClassInput, hostname?: string): DesiredService => {
   const { name, namespace, uid } = listener.metadata
   const spec = listener.spec
   const cls = listenerClass.spec
@@ -87,7 +89,10 @@ export const planService = (listener: ListenerInput, listenerClass: ListenerClas
       name,
       namespace,
       labels: { ...listener.metadata.labels, ...operatorLabels(name) },
-      annotations: { ...cls.serviceAnnotations },
+      annotations: {
+        ...cls.serviceAnnotations,
+        ...(hostname !== undefined && cls.hostnameAnnotation != null ? { [cls.hostnameAnnotation]: hostname } : {})
+      },
       ownerReferences: [
         { apiVersion: LISTENER_API_VERSION, kind: "Listener", name, uid, controller: true, blockOwnerDeletion: true }
       ]

@@ -43,6 +43,8 @@ export interface ListenerClassInput {
     readonly preferredAddressType?: PreferredAddressType | null | undefined
     readonly nodeAddressTypes?: ReadonlyArray<"ExternalDNS" | "ExternalIP" | "InternalDNS" | "InternalIP" | "Hostname"> | null | undefined
     readonly nodeAddressSelection?: "First" | "OnePerFamily" | "All" | null | undefined
+    readonly hostnameTemplate?: string | null | undefined
+    readonly hostnameAnnotation?: string | null | undefined
     readonly serviceOverrides?: unknown
   }
 }

@@ -225,4 +225,7 @@ test("kubectl get shows the printer columns", async () => {
   assert.deepEqual(classHeader!.trim().split(/\s+/u), ["NAME", "TYPE", "PINNED", "AGE"])
   const pinned = classRows.find((r) => r.startsWith("external-pinned "))
   assert.deepEqual(pinned?.trim().split(/\s+/u).slice(0, 3), ["external-pinned", "NodePort", "true"])
+  const wide = await plane!.kubectl(["get", "listenerclasses", "-o", "wide"])
+  assert.equal(wide.code, 0, wide.stderr)
+  assert.deepEqual(wide.stdout.trim().split("\n")[0]!.trim().split(/\s+/u), ["NAME", "TYPE", "PINNED", "NODE-LOSS-RECOVERY", "NODE-ADDRESSES", "HOSTNAME-TEMPLATE", "AGE"])
 })

@@ -188,6 +188,32 @@ test("LoadBalancer: class fields on the Service; the Listener follows the Servic
   assert.deepEqual(statusOf(listener)?.ingressAddresses, [{ address: "lb.example.com", addressType: "Hostname", ports: { http: 80 } }])
 })
 
+test("hostnameTemplate: the Service carries the name for external-dns; the Listener publishes it with the load balancer's ports", async () => {
+  await createClass("it-named", {
+    serviceType: "LoadBalancer",
+    hostnameTemplate: "{listener}.{namespace}.kafka.example.com",
+    hostnameAnnotation: "external-dns.alpha.kubernetes.io/hostname"
+  })
+  await createListener("broker-1", { className: "it-named", ports: [{ name: "kafka", port: 9093 }] })
+  await listenerWhere("broker-1", "AwaitingAddresses", withReason("AwaitingAddresses"))
+  const service = (await get(Kinds.Service, "broker-1", NS))!
+  assert.equal(service.metadata.annotations?.["external-dns.alpha.kubernetes.io/hostname"], `broker-1.${NS}.kafka.example.com`)
+  await api((a) => a.patchStatus(Kinds.Service, { namespace: NS, name: "broker-1" }, { status: { loadBalancer: { ingress: [{ ip: "198.51.100.21" }] } } }, { type: "merge" }))
+  const listener = await listenerWhere("broker-1", "the templated name", (l) => statusOf(l)?.ingressAddresses?.length === 1)
+  assert.deepEqual(statusOf(listener)?.ingressAddresses, [{ address: `broker-1.${NS}.kafka.example.com`, addressType: "Hostname", ports: { kafka: 9093 } }])
+  assert.equal(readyOf(listener)?.["reason"], "Reconciled")
+
+  // Admission refuses an unknown placeholder (CEL); a template that cannot name a Listener is reported on it.
+  const refused = await api((a) => Effect.flip(
+    a.create(Kinds.ListenerClass, { apiVersion: LISTENER_API, kind: "ListenerClass", metadata: { name: "it-bad-template" }, spec: { serviceType: "LoadBalancer", hostnameTemplate: "{pod}.example.com" } })))
+  assert.equal(refused.reason, "Invalid")
+  assert.match(refused.message, /spec.hostnameTemplate: Invalid value: "{pod}.example.com": hostnameTemplate may only hold lower-case letters, digits/)
+  await createClass("it-ordinal", { serviceType: "LoadBalancer", hostnameTemplate: "broker-{ordinal}.example.com" })
+  await createListener("no-ordinal", { className: "it-ordinal", ports: [{ name: "kafka", port: 9093 }] })
+  const unnamed = await listenerWhere("no-ordinal", "InvalidSpec", withReason("InvalidSpec"))
+  assert.match(String(readyOf(unnamed)?.["message"]), /uses \{ordinal\}, but Listener no-ordinal is not a StatefulSet replica's/)
+})
+
 test("overrides: class annotations < serviceOverrides < objectOverrides", async () => {
   await createClass("it-overrides", {
     serviceType: "ClusterIP",

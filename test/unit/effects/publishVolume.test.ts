@@ -436,6 +436,21 @@ test("a Listener name over 63 characters (a label value) → VolumeObjectInvalid
     assert.equal(cluster.requests.writes(), 0, JSON.stringify(cluster.requests.entries()))
   })))
 
+test("NodePort class with a hostnameTemplate: the Pod sees its Listener's templated name with its node ports", () =>
+  runInCluster(Effect.gen(function*() {
+    yield* seedClassVolume
+    const api = yield* KubeApi
+    yield* api.patch(Kinds.ListenerClass, { name: CLASS.pinned }, { spec: { hostnameTemplate: "broker-{ordinal}.{namespace}.example.com" } }, { type: "merge" })
+    yield* Effect.flip(publishVolume(classVolume()))
+    yield* nodePortsReady
+    const published = yield* publishVolume(classVolume())
+    assert.deepEqual(published.addresses, [{ address: "broker-0.default.example.com", addressType: "Hostname", ports: { http: 30080, "port-9090": 30090 } }])
+    assert.equal(yield* (yield* VolumeFs).readFile(`${TARGET}/default-address/address`), "broker-0.default.example.com")
+    // A template that cannot name this Listener waits (the controller reports why on the Listener).
+    yield* api.patch(Kinds.ListenerClass, { name: CLASS.pinned }, { spec: { hostnameTemplate: `${"{listener}".repeat(7)}.example.com` } }, { type: "merge" })
+    yield* expectFailure(classVolume(), "ListenerAddressesNotReady", "UNAVAILABLE", /which is not a DNS name/)
+  })))
+
 test("NodePort volume of an unscheduled Pod → PodNotScheduled", () =>
   runInCluster(Effect.gen(function*() {
     yield* seedCluster

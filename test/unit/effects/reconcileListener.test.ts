@@ -279,6 +279,50 @@ test("a Service the API server refuses (bad override) gives InvalidSpec and wait
     assert.equal(warningEvents(h.cluster.objects(Kinds.Event, "apps"), "ServiceRejected").length, 1)
   })))
 
+test("hostnameTemplate: the Service carries the name for external-dns; the Listener publishes it once the load balancer has an address", () =>
+  run(Effect.gen(function*() {
+    const h = yield* makeHarness({
+      objects: [
+        listenerClassObject("internal", {
+          serviceType: "LoadBalancer",
+          serviceAnnotations: { "external-dns.alpha.kubernetes.io/ttl": "60" },
+          hostnameTemplate: "{listener}.{namespace}.{class}.example.com",
+          hostnameAnnotation: "external-dns.alpha.kubernetes.io/hostname"
+        }),
+        web()
+      ]
+    })
+    h.cluster.requests.reset()
+    yield* h.reconcile("web")
+    assert.equal(h.cluster.requests.entries().reduce((n, e) => n + e.count, 0), 2, "still one Service apply and one status write")
+    assert.deepEqual(h.get(Kinds.Service, "web", "apps")!.metadata.annotations, {
+      "external-dns.alpha.kubernetes.io/ttl": "60",
+      "external-dns.alpha.kubernetes.io/hostname": "web.apps.internal.example.com",
+      "listeners.stackable.tech/applied-fingerprint": h.get(Kinds.Service, "web", "apps")!.metadata.annotations!["listeners.stackable.tech/applied-fingerprint"]!
+    })
+    // No load-balancer address yet: the name would point nowhere, so nothing is published.
+    assert.deepEqual(statusOf(h.get(Kinds.Listener, "web", "apps"))!["ingressAddresses"], [])
+    assert.equal(readyOf(h.get(Kinds.Listener, "web", "apps"))?.["reason"], "AwaitingAddresses")
+    yield* h.cluster.api.patchStatus(Kinds.Service, { namespace: "apps", name: "web" }, { status: { loadBalancer: { ingress: [{ ip: "198.51.100.7" }] } } }, { type: "merge" })
+    yield* h.reconcile("web")
+    const listener = h.get(Kinds.Listener, "web", "apps")
+    assert.deepEqual(statusOf(listener)!["ingressAddresses"], [{ address: "web.apps.internal.example.com", addressType: "Hostname", ports: { http: 8080 } }])
+    assert.equal(readyOf(listener)?.["status"], "True")
+  })))
+
+test("hostnameTemplate that cannot name the Listener ({ordinal} without one): InvalidSpec, an Event, no Service", () =>
+  run(Effect.gen(function*() {
+    const h = yield* makeHarness({
+      objects: [listenerClassObject("internal", { serviceType: "LoadBalancer", hostnameTemplate: "broker-{ordinal}.example.com" }), web()]
+    })
+    assert.deepEqual(yield* h.reconcile("web"), AWAIT)
+    const ready = readyOf(h.get(Kinds.Listener, "web", "apps"))
+    assert.equal(ready?.["reason"], "InvalidSpec")
+    assert.match(String(ready?.["message"]), /uses \{ordinal\}, but Listener web is not a StatefulSet replica's/)
+    assert.equal(warningEvents(h.cluster.objects(Kinds.Event, "apps"), "HostnameTemplateUnusable").length, 1)
+    assert.equal(h.get(Kinds.Service, "web", "apps"), undefined)
+  })))
+
 test("a Service server-side apply cannot type (500 \"failed to create typed patch object\") is refused, not retried as transient", () =>
   run(Effect.gen(function*() {
     const h = yield* makeHarness({

@@ -56,7 +56,7 @@ test("names, scope, version and subresources", () => {
   assert.equal(crdOf("PodListeners").spec.versions[0]!.subresources, undefined)
 })
 
-test("printer columns: Listener Class/Service/Addresses/Age, ListenerClass Type/Pinned/Node-Loss-Recovery (wide)/Age", () => {
+test("printer columns: Listener Class/Service/Addresses/Age, ListenerClass Type/Pinned/Node-Loss-Recovery, Node-Addresses, Hostname-Template (wide)/Age", () => {
   const columns = (kind: string) => crdOf(kind).spec.versions[0]!.additionalPrinterColumns.map((c) => [c.name, c.type, c.jsonPath])
   assert.deepEqual(columns("Listener"), [
     ["Class", "string", ".spec.className"],
@@ -68,10 +68,14 @@ test("printer columns: Listener Class/Service/Addresses/Age, ListenerClass Type/
     ["Type", "string", ".spec.serviceType"],
     ["Pinned", "boolean", ".spec.pinnedNodePorts"],
     ["Node-Loss-Recovery", "boolean", ".spec.pinnedNodeLossRecovery"],
+    ["Node-Addresses", "string", ".spec.nodeAddressTypes"],
+    ["Hostname-Template", "string", ".spec.hostnameTemplate"],
     ["Age", "date", ".metadata.creationTimestamp"]
   ])
-  const recovery = crdOf("ListenerClass").spec.versions[0]!.additionalPrinterColumns.find((c) => c.name === "Node-Loss-Recovery")
-  assert.equal((recovery as { priority?: number } | undefined)?.priority, 1, "shown with -o wide only")
+  for (const wide of ["Node-Loss-Recovery", "Node-Addresses", "Hostname-Template"]) {
+    const column = crdOf("ListenerClass").spec.versions[0]!.additionalPrinterColumns.find((c) => c.name === wide)
+    assert.equal((column as { priority?: number } | undefined)?.priority, 1, `${wide}: shown with -o wide only`)
+  }
   // Every column's path exists in the schema.
   for (const crd of crds) {
     const schema = crd.spec.versions[0]!.schema.openAPIV3Schema

@@ -1,7 +1,8 @@
 /**
  * A small model of what the API server does with a CRD's structural schema, for tests:
  * walk every node, validate a value (types, nullable, enums, bounds, patterns, required,
- * list-map keys) and apply defaults. Deliberately independent of k8s/openapi.ts so it can
+ * list-map keys, and CEL rules of the one form our schemas use on strings,
+ * `self.matches('<RE2>')`) and apply defaults. Deliberately independent of k8s/openapi.ts so it can
  * check that module's output.
  */
 export type Node = { readonly [key: string]: unknown }
@@ -65,6 +66,10 @@ export const validate = (node: Node, value: unknown, path = ""): string[] => {
     if (typeof node["minLength"] === "number" && length < node["minLength"]) errors.push(`${path}: too short`)
     if (typeof node["maxLength"] === "number" && length > node["maxLength"]) errors.push(`${path}: too long`)
     if (typeof node["pattern"] === "string" && !new RegExp(node["pattern"], "u").test(value)) errors.push(`${path}: should match ${node["pattern"]}`)
+    for (const { rule, message } of (node["x-kubernetes-validations"] as Array<{ rule: string; message: string }> | undefined) ?? []) {
+      const regex = /^self\.matches\('((?:[^'\\]|\\.)*)'\)$/u.exec(rule)?.[1]?.replace(/\\(.)/gu, "$1")
+      if (regex !== undefined && !new RegExp(regex, "u").test(value)) errors.push(`${path}: ${message}`)
+    }
   }
   if (Array.isArray(value)) {
     if (isNode(node["items"])) value.forEach((item, i) => errors.push(...validate(node["items"] as Node, item, join(path, i))))

@@ -110,6 +110,22 @@ test("class serviceAnnotations are copied", () => {
   assert.deepEqual(withoutFingerprint(svc.metadata.annotations), { "a.io/x": "1" })
 })
 
+test("the templated hostname goes under the class's hostnameAnnotation: after serviceAnnotations, before serviceOverrides", () => {
+  const cls = listenerClass("LoadBalancer", {
+    serviceAnnotations: { "external-dns.alpha.kubernetes.io/hostname": "from-class.example.com", other: "kept" },
+    hostnameAnnotation: "external-dns.alpha.kubernetes.io/hostname"
+  })
+  assert.deepEqual(withoutFingerprint(planService(listener(), cls, "web.apps.example.com").metadata.annotations), {
+    "external-dns.alpha.kubernetes.io/hostname": "web.apps.example.com",
+    other: "kept"
+  })
+  // Without a rendered name (no template) or without the annotation key, nothing is added.
+  assert.deepEqual(withoutFingerprint(planService(listener(), cls).metadata.annotations)["external-dns.alpha.kubernetes.io/hostname"], "from-class.example.com")
+  assert.deepEqual(withoutFingerprint(planService(listener(), listenerClass("LoadBalancer"), "web.apps.example.com").metadata.annotations), {})
+  const overridden = planService(listener(), { spec: { ...cls.spec, serviceOverrides: { metadata: { annotations: { "external-dns.alpha.kubernetes.io/hostname": "override.example.com" } } } } }, "web.apps.example.com")
+  assert.equal(overridden.metadata.annotations["external-dns.alpha.kubernetes.io/hostname"], "override.example.com")
+})
+
 test("override precedence: annotations < serviceOverrides < objectOverrides", () => {
   const svc = planService(
     listener({
