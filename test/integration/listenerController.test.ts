@@ -139,6 +139,35 @@ test("NodePort: one address per node of the labelled PVs, with node ports", asyn
   assert.equal(readyOf(listener)?.["status"], "True")
 })
 
+test("nodeAddressTypes and nodeAddressSelection: the first listed type wins; OnePerFamily publishes IPv4 and IPv6", async () => {
+  await createFakeNode(plane!.kube, {
+    name: "it-node-ds",
+    addresses: [
+      { type: "InternalIP", address: "10.20.0.9" },
+      { type: "ExternalIP", address: "203.0.113.9" },
+      { type: "ExternalIP", address: "2001:db8::9" },
+      { type: "ExternalDNS", address: "it-node-ds.example.com" }
+    ]
+  })
+  await createClass("it-types", { serviceType: "NodePort", nodeAddressTypes: ["ExternalDNS", "InternalIP"] })
+  await createListener("np-types", { className: "it-types", ports: [{ name: "http", port: 8080 }] })
+  await api((a) => a.create(Kinds.PersistentVolume, {
+    apiVersion: "v1", kind: "PersistentVolume",
+    metadata: { name: "it-pv-ds", labels: { "listeners.stackable.tech/listener-namespace": NS, "listeners.stackable.tech/listener-name": "np-types" } },
+    spec: {
+      capacity: { storage: "1" }, accessModes: ["ReadWriteMany"], storageClassName: "listeners.stackable.tech",
+      csi: { driver: "listeners.stackable.tech", volumeHandle: "it-pv-ds" },
+      nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: "listeners.stackable.tech/hostname", operator: "In", values: ["it-node-ds"] }] }] } }
+    }
+  }))
+  let listener = await listenerWhere("np-types", "the ExternalDNS name", (l) => statusOf(l)?.ingressAddresses?.[0]?.address === "it-node-ds.example.com")
+  assert.deepEqual(statusOf(listener)?.ingressAddresses?.map((a) => [a.address, a.addressType]), [["it-node-ds.example.com", "Hostname"]])
+  // Changing the class re-plans its Listeners.
+  await api((a) => a.patch(Kinds.ListenerClass, { name: "it-types" }, { spec: { nodeAddressTypes: ["ExternalIP"], nodeAddressSelection: "OnePerFamily" } }, { type: "merge" }))
+  listener = await listenerWhere("np-types", "both families", (l) => (statusOf(l)?.ingressAddresses ?? []).length === 2)
+  assert.deepEqual(statusOf(listener)?.ingressAddresses?.map((a) => [a.address, a.addressType]), [["203.0.113.9", "IP"], ["2001:db8::9", "IP"]])
+})
+
 test("stable node ports: a deleted Service comes back with the same node ports; a remembered port taken elsewhere is a NodePortConflict", async () => {
   const portsOf = async (name: string) =>
     Object.fromEntries((specOf(await get(Kinds.Service, name, NS))["ports"] as Array<{ name: string; nodePort: number }>).map((p) => [p.name, p.nodePort]))
