@@ -108,6 +108,9 @@ const mountCapabilities = (
     ? Effect.fail(invalidRequest(field, "is required: at least one volume capability"))
     : Effect.forEach(capabilities, (capability, index) => mountCapability(capability, `${field}[${index}]`))
 
+const utf8 = new TextEncoder()
+const byteLength = (text: string): number => utf8.encode(text).length
+
 /** Normalised absolute paths only: the publisher writes into and removes this path. */
 const targetPath = (value: string | undefined, field: string): Effect.Effect<string, InvalidRequest> =>
   Effect.flatMap(requiredString(value, field), (path) => {
@@ -121,10 +124,10 @@ const targetPath = (value: string | undefined, field: string): Effect.Effect<str
       ))
     }
     // Linux's PATH_MAX and NAME_MAX: longer paths could only fail later, as "internal".
-    if (Buffer.byteLength(path) > 4095) return Effect.fail(invalidRequest(field, `is ${Buffer.byteLength(path)} bytes long: at most 4095`))
-    const long = segments.find((segment) => Buffer.byteLength(segment) > 255)
+    if (byteLength(path) > 4095) return Effect.fail(invalidRequest(field, `is ${byteLength(path)} bytes long: at most 4095`))
+    const long = segments.find((segment) => byteLength(segment) > 255)
     if (long !== undefined) {
-      return Effect.fail(invalidRequest(field, `has a ${Buffer.byteLength(long)}-byte name ${JSON.stringify(`${long.slice(0, 20)}…`)}: at most 255 bytes per name`))
+      return Effect.fail(invalidRequest(field, `has a ${byteLength(long)}-byte name ${JSON.stringify(`${long.slice(0, 20)}…`)}: at most 255 bytes per name`))
     }
     return Effect.succeed(path)
   })
