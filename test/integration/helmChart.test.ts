@@ -335,7 +335,7 @@ test("values move the kubelet dir, the metrics port and the preset", async () =>
 test("each role gets its V8 settings as NODE_OPTIONS (chart defaults measured by bench/footprint.bench.ts), overridable", async () => {
   const controller = container(find<Workload>(rendered, "Deployment", `${RELEASE}-controller`), "controller")
   const node = container(find<Workload>(rendered, "DaemonSet", `${RELEASE}-node`), "node")
-  assert.equal(envValue(controller, "NODE_OPTIONS").value, "--max-semi-space-size=2")
+  assert.equal(envValue(controller, "NODE_OPTIONS").value, "--max-semi-space-size=2 --optimize-for-size")
   assert.equal(envValue(node, "NODE_OPTIONS").value, "--max-semi-space-size=1")
   const custom = await render("node.nodeOptions=--enable-source-maps", "controller.nodeOptions=")
   assert.equal(envValue(container(find<Workload>(custom, "DaemonSet", `${RELEASE}-node`), "node"), "NODE_OPTIONS").value, "--enable-source-maps")
