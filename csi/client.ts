@@ -1,18 +1,18 @@
 /**
  * A CSI gRPC client over a Unix socket, as Effects: what the kubelet stand-in of the
- * integration tests and the unit tests use to call the plugin exactly as a CO would.
- * A failed call is a `CsiCallError` carrying the gRPC code and message.
+ * integration tests, the demo and the unit tests use to call the plugin exactly as a CO
+ * would. A failed call is a `CsiCallError` carrying the gRPC code and message.
  */
-import { Client, credentials, status } from "@grpc/grpc-js"
-import type { ServiceError } from "@grpc/grpc-js"
 import { Data, Duration, Effect } from "effect"
 import type { Scope } from "effect"
-import { loadCsiPackage, rpcPath } from "./proto.ts"
-import type { CsiProtoError, CsiServiceName } from "./proto.ts"
+import type { CsiServiceName } from "./proto.ts"
 import { socketPathOf } from "./socket.ts"
 import type { ControllerHandlers, IdentityHandlers, NodeHandlers } from "./server.ts"
 import type { CsiServerError } from "./socket.ts"
 import { statusName } from "./status.ts"
+import { csiMethod } from "./wire/codec.ts"
+import { GrpcStatus } from "./wire/grpcStatus.ts"
+import { makeUnaryClient } from "./wire/unaryClient.ts"
 
 type HandlersOf = {
   readonly Identity: IdentityHandlers
@@ -27,7 +27,7 @@ export type ResponseOf<S extends CsiServiceName, M extends MethodOf<S>> = Handle
 export class CsiCallError extends Data.TaggedError("CsiCallError")<{
   /** e.g. `/csi.v1.Node/NodePublishVolume` */
   readonly rpc: string
-  readonly code: status
+  readonly code: GrpcStatus
   readonly details: string
   readonly message: string
 }> {}
@@ -46,48 +46,28 @@ export interface CsiClient {
   ) => Effect.Effect<ResponseOf<S, M>, CsiCallError>
 }
 
-type UnaryMethod = (
-  request: unknown,
-  options: { deadline?: Date },
-  callback: (error: ServiceError | null, response?: unknown) => void
-) => { cancel(): void }
+const callError = (rpc: string, code: GrpcStatus, details: string): CsiCallError =>
+  new CsiCallError({ rpc, code, details, message: `${rpc}: ${statusName(code)}: ${details}` })
 
 /** A client for every csi.v1 service on `endpoint` (same spelling as the server's); closed with the scope. */
-export const makeCsiClient = (endpoint: string): Effect.Effect<CsiClient, CsiServerError | CsiProtoError, Scope.Scope> =>
+export const makeCsiClient = (endpoint: string): Effect.Effect<CsiClient, CsiServerError, Scope.Scope> =>
   Effect.gen(function*() {
     const socketPath = yield* socketPathOf(endpoint)
-    const pkg = yield* loadCsiPackage
-    const address = `unix://${socketPath}`
-    const clients = yield* Effect.acquireRelease(
-      Effect.sync(() => ({
-        Identity: new pkg.Identity(address, credentials.createInsecure()),
-        Controller: new pkg.Controller(address, credentials.createInsecure()),
-        Node: new pkg.Node(address, credentials.createInsecure())
-      }) satisfies Record<CsiServiceName, Client>),
-      (all) => Effect.sync(() => Object.values(all).forEach((client) => client.close()))
-    )
+    const client = yield* Effect.acquireRelease(Effect.sync(() => makeUnaryClient(socketPath)), (client) => Effect.sync(() => client.close()))
     const call: CsiClient["call"] = (service, method, request, options) =>
-      Effect.callback((resume) => {
-        const rpc = rpcPath(service, method)
-        const unary = (clients[service] as unknown as Record<string, UnaryMethod>)[method]!.bind(clients[service])
-        const callOptions = options?.timeout === undefined
-          ? {}
-          : { deadline: new Date(Date.now() + Duration.toMillis(options.timeout)) }
-        const pending = unary(request, callOptions, (error, response) => {
-          resume(
-            error === null
-              ? Effect.succeed(response as ResponseOf<typeof service, typeof method>)
-              : Effect.fail(
-                new CsiCallError({
-                  rpc,
-                  code: error.code,
-                  details: error.details,
-                  message: `${rpc}: ${statusName(error.code)}: ${error.details}`
-                })
-              )
-          )
+      Effect.gen(function*() {
+        const codecs = csiMethod(service, method)
+        const message = yield* Effect.try({
+          try: () => codecs.request.encode(request as object),
+          catch: (cause) => callError(codecs.path, GrpcStatus.INTERNAL, `cannot encode ${codecs.request.name}: ${String(cause)}`)
         })
-        return Effect.sync(() => pending.cancel())
+        const timeoutMs = options?.timeout === undefined ? undefined : Duration.toMillis(Duration.fromInputUnsafe(options.timeout))
+        const result = yield* Effect.promise((signal) => client.call(codecs.path, message, { timeoutMs, signal }))
+        if (!result.ok) return yield* callError(codecs.path, result.code, result.details)
+        return yield* Effect.try({
+          try: () => codecs.response.decode(result.message) as ResponseOf<typeof service, typeof method>,
+          catch: (cause) => callError(codecs.path, GrpcStatus.INTERNAL, `cannot decode ${codecs.response.name}: ${String(cause)}`)
+        })
       })
     return { call }
   })

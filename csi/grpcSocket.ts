@@ -4,46 +4,34 @@
  * server shuts down gracefully (running calls cancelled after a timeout) and our own socket
  * is removed. Shared by the CSI endpoint and the kubelet plugin-registration endpoint.
  */
-import { ServerCredentials } from "@grpc/grpc-js"
-import type { Server } from "@grpc/grpc-js"
 import { Duration, Effect, Option } from "effect"
 import type { Scope } from "effect"
 import { chmod } from "node:fs/promises"
 import { CsiServerError, inspectPath, ioError, removeOwnSocket, removeStaleSocket } from "./socket.ts"
+import type { UnaryServer } from "./wire/unaryServer.ts"
 
-const bind = (server: Server, path: string, endpoint: string): Effect.Effect<void, CsiServerError> =>
-  Effect.callback<void, CsiServerError>((resume) => {
-    server.bindAsync(`unix://${path}`, ServerCredentials.createInsecure(), (error) => {
-      resume(
-        error === null
-          ? Effect.void
-          : Effect.fail(new CsiServerError({ reason: "Bind", endpoint, message: `cannot listen on ${path}: ${error.message}`, cause: error }))
-      )
-    })
+const bind = (server: UnaryServer, path: string, endpoint: string): Effect.Effect<void, CsiServerError> =>
+  Effect.tryPromise({
+    try: () => server.listen(path),
+    catch: (error) =>
+      new CsiServerError({ reason: "Bind", endpoint, message: `cannot listen on ${path}: ${error instanceof Error ? error.message : String(error)}`, cause: error })
   })
 
 /** Graceful first; after `timeout`, cancel whatever is still running. */
-const shutdown = (server: Server, timeout: Duration.Duration): Effect.Effect<void> =>
-  Effect.callback<void>((resume) => {
-    server.tryShutdown(() => resume(Effect.void))
-  }).pipe(
-    Effect.interruptible,
-    Effect.timeoutOption(timeout),
+const shutdown = (server: UnaryServer, timeout: Duration.Duration): Effect.Effect<void> =>
+  Effect.promise(() => server.shutdown(Duration.toMillis(timeout))).pipe(
     Effect.flatMap((graceful) =>
-      Option.isSome(graceful)
+      graceful
         ? Effect.void
-        : Effect.andThen(
-          Effect.logWarning("calls still running at shutdown; cancelling them").pipe(
-            Effect.annotateLogs({ timeout: Duration.format(timeout) })
-          ),
-          Effect.sync(() => server.forceShutdown())
+        : Effect.logWarning("calls were still running at shutdown; cancelled them").pipe(
+          Effect.annotateLogs({ timeout: Duration.format(timeout) })
         )
     )
   )
 
 /** Serve `server` on `socketPath` until the scope closes; succeeds once the socket is bound and 0600. */
 export const serveOnSocket = (options: {
-  readonly server: Server
+  readonly server: UnaryServer
   readonly socketPath: string
   /** The setting the path came from, for error messages. */
   readonly endpoint: string

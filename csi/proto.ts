@@ -1,60 +1,15 @@
 /**
- * The CSI v1 wire contract in TypeScript: loads `csi.proto` (package `csi.v1`) with
- * proto-loader and describes the plain objects proto-loader produces and accepts.
+ * The CSI v1 wire contract in TypeScript: the plain objects `wire/codec.ts` decodes
+ * requests into and encodes responses from (package `csi.v1`, generated from `csi.proto`).
  *
- * Loader options {keepCase, longs: String, enums: String, defaults, oneofs}: field names
- * stay snake_case as on the wire, int64 arrive as decimal strings, enums as their names,
- * absent scalars/maps/lists as their defaults, absent messages as `null`, and a oneof adds
- * a virtual field naming the member that is set (`access_type: "mount"`).
+ * Field names stay snake_case as on the wire, int64 arrive as decimal strings, enums as
+ * their names, absent scalars/maps/lists as their defaults, absent messages as `null`, and
+ * a oneof adds a virtual field naming the member that is set (`access_type: "mount"`).
  *
  * Request types below make every field optional: they describe untrusted input, and
  * `requests.ts` validates it before anything else runs.
  */
-import { loadPackageDefinition } from "@grpc/grpc-js"
-import type { GrpcObject, ServiceClientConstructor, ServiceDefinition } from "@grpc/grpc-js"
-import { loadSync } from "@grpc/proto-loader"
-import { Data, Effect } from "effect"
-import { fileURLToPath } from "node:url"
-
-/**
- * Next to this module both in the sources and in `dist/csi/` (the build copies the
- * proto there), so tsx, Deno and the compiled package all find it.
- */
-export const CSI_PROTO_PATH: string = fileURLToPath(new URL("./csi.proto", import.meta.url))
-
-export const PROTO_LOADER_OPTIONS = { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true }
-
 export type CsiServiceName = "Identity" | "Controller" | "Node"
-
-export type CsiPackage = Readonly<Record<CsiServiceName, ServiceClientConstructor>>
-
-export class CsiProtoError extends Data.TaggedError("CsiProtoError")<{
-  readonly path: string
-  readonly message: string
-  readonly cause?: unknown
-}> {}
-
-let loaded: CsiPackage | undefined
-
-/** The csi.v1 service constructors (`.service` is the definition a server registers). Loaded once. */
-export const loadCsiPackage: Effect.Effect<CsiPackage, CsiProtoError> = Effect.try({
-  try: () => {
-    if (loaded === undefined) {
-      const root = loadPackageDefinition(loadSync(CSI_PROTO_PATH, PROTO_LOADER_OPTIONS))
-      const v1 = (root["csi"] as GrpcObject | undefined)?.["v1"] as GrpcObject | undefined
-      const service = (name: CsiServiceName): ServiceClientConstructor => {
-        const constructor = v1?.[name]
-        if (typeof constructor !== "function") throw new Error(`service csi.v1.${name} is not declared`)
-        return constructor as ServiceClientConstructor
-      }
-      loaded = { Identity: service("Identity"), Controller: service("Controller"), Node: service("Node") }
-    }
-    return loaded
-  },
-  catch: (cause) => new CsiProtoError({ path: CSI_PROTO_PATH, message: `cannot load the CSI protocol from ${CSI_PROTO_PATH}`, cause })
-})
-
-export const serviceDefinition = (pkg: CsiPackage, name: CsiServiceName): ServiceDefinition => pkg[name].service
 
 /** The gRPC path of an RPC, e.g. `/csi.v1.Node/NodePublishVolume`. */
 export const rpcPath = (service: CsiServiceName, method: string): string => `/csi.v1.${service}/${method}`

@@ -8,19 +8,16 @@
  * Why built in: one container per node instead of two (a smaller DaemonSet), and it works
  * where the registrar image cannot be had. The chart keeps the sidecar as its default.
  */
-import { loadPackageDefinition, Server } from "@grpc/grpc-js"
-import type { GrpcObject, sendUnaryData, ServerUnaryCall, ServiceClientConstructor } from "@grpc/grpc-js"
-import { loadSync } from "@grpc/proto-loader"
 import { Duration, Effect, Ref } from "effect"
 import type { Scope } from "effect"
-import { fileURLToPath } from "node:url"
 import { CSI_DRIVER_NAME } from "../domain/constants.ts"
 import { serveOnSocket } from "./grpcSocket.ts"
-import { PROTO_LOADER_OPTIONS } from "./proto.ts"
 import { CsiServerError, socketPathOf } from "./socket.ts"
-
-/** Next to this module in the sources and in `dist/csi/` (the build copies every csi/*.proto). */
-export const REGISTRATION_PROTO_PATH: string = fileURLToPath(new URL("./registration.proto", import.meta.url))
+import { registrationMessage } from "./wire/codec.ts"
+import { GrpcStatus } from "./wire/grpcStatus.ts"
+import type { UnaryMethod } from "./wire/codec.ts"
+import { makeUnaryServer } from "./wire/unaryServer.ts"
+import type { UnaryReply, UnaryRoute } from "./wire/unaryServer.ts"
 
 /** The socket's file name in plugins_registry: `<driver>-reg.sock`, as node-driver-registrar names it. */
 export const registrationSocketName = (driverName: string): string => `${driverName}-reg.sock`
@@ -60,11 +57,29 @@ export const pluginInfo = (driverName: string, kubeletCsiEndpoint: string): Plug
   supported_versions: [...SUPPORTED_CSI_VERSIONS]
 })
 
-const registrationService = (): ServiceClientConstructor => {
-  const root = loadPackageDefinition(loadSync(REGISTRATION_PROTO_PATH, PROTO_LOADER_OPTIONS))
-  const service = (root["pluginregistration"] as GrpcObject | undefined)?.["Registration"]
-  if (typeof service !== "function") throw new Error("service pluginregistration.Registration is not declared")
-  return service as ServiceClientConstructor
+/** The two RPCs of `pluginregistration.Registration` (registration.proto). */
+const registrationMethods = (): { readonly getInfo: UnaryMethod; readonly notify: UnaryMethod } => ({
+  getInfo: {
+    path: "/pluginregistration.Registration/GetInfo",
+    request: registrationMessage("InfoRequest"),
+    response: registrationMessage("PluginInfo")
+  },
+  notify: {
+    path: "/pluginregistration.Registration/NotifyRegistrationStatus",
+    request: registrationMessage("RegistrationStatus"),
+    response: registrationMessage("RegistrationStatusResponse")
+  }
+})
+
+/** A route that decodes the request, runs `respond`, and encodes its answer. */
+const routeOf = (method: UnaryMethod, respond: (request: Record<string, unknown>) => Promise<object>): UnaryRoute => async (call) => {
+  let request: Record<string, unknown>
+  try {
+    request = method.request.decode(call.message)
+  } catch (cause) {
+    return { ok: false, code: GrpcStatus.INVALID_ARGUMENT, details: `the request is not a valid ${method.request.name}: ${String(cause)}` } satisfies UnaryReply
+  }
+  return { ok: true, message: method.response.encode(await respond(request)) }
 }
 
 /**
@@ -78,35 +93,31 @@ export const serveRegistration = (
     const driverName = options.driverName ?? CSI_DRIVER_NAME
     const endpoint = `${options.registrationDir}/${registrationSocketName(driverName)}`
     const socketPath = yield* socketPathOf(endpoint)
-    const service = yield* Effect.try({
-      try: registrationService,
-      catch: (cause) =>
-        new CsiServerError({ reason: "ProtoLoad", endpoint, message: `cannot load ${REGISTRATION_PROTO_PATH}`, cause })
+    const methods = yield* Effect.try({
+      try: registrationMethods,
+      catch: (cause) => new CsiServerError({ reason: "ProtoLoad", endpoint, message: "cannot build the registration methods from the generated protocol code", cause })
     })
     const state = yield* Ref.make<RegistrationState>(undefined)
     const info = pluginInfo(driverName, options.kubeletCsiEndpoint)
     const context = yield* Effect.context<never>()
     const run = <A>(effect: Effect.Effect<A>) => Effect.runPromiseWith(context)(effect)
 
-    const server = new Server()
-    server.addService(service.service, {
-      GetInfo: (_call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<PluginInfo>) => {
-        void run(Effect.logInfo("kubelet asked for plugin info").pipe(Effect.annotateLogs({ endpoint: info.endpoint })))
-        callback(null, info)
-      },
-      NotifyRegistrationStatus: (
-        call: ServerUnaryCall<RegistrationStatus, unknown>,
-        callback: sendUnaryData<Record<string, never>>
-      ) => {
-        const verdict = { registered: call.request.plugin_registered === true, error: call.request.error ?? "" }
-        void run(Effect.andThen(
+    const server = makeUnaryServer(new Map([
+      [methods.getInfo.path, routeOf(methods.getInfo, async () => {
+        await run(Effect.logInfo("kubelet asked for plugin info").pipe(Effect.annotateLogs({ endpoint: info.endpoint })))
+        return info
+      })],
+      [methods.notify.path, routeOf(methods.notify, async (request: RegistrationStatus) => {
+        const verdict = { registered: request.plugin_registered === true, error: request.error ?? "" }
+        await run(Effect.andThen(
           verdict.registered
             ? Effect.logInfo("registered with the kubelet")
             : Effect.logError(`the kubelet refused the plugin registration: ${verdict.error}`),
           Effect.andThen(Ref.set(state, verdict), options.onStatus(verdict))
-        )).finally(() => callback(null, {}))
-      }
-    })
+        ))
+        return {}
+      })]
+    ]))
     yield* serveOnSocket({ server, socketPath, endpoint, shutdownTimeout: Duration.seconds(2), what: "kubelet registration endpoint" })
     yield* Effect.logInfo("kubelet registration endpoint ready").pipe(
       Effect.annotateLogs({ socket: socketPath, csiEndpoint: info.endpoint })

@@ -12,13 +12,12 @@
  * Calls: each handler runs in the context captured when the server started, in a fiber
  * the scope owns; a cancelled call interrupts its fiber. A typed failure becomes the gRPC
  * status of `status.ts`, a defect becomes INTERNAL, an interruption UNAVAILABLE; nothing
- * escapes to crash the process. RPCs without a handler answer UNIMPLEMENTED (grpc-js).
+ * escapes to crash the process. RPCs without a handler answer UNIMPLEMENTED. The transport
+ * is `wire/unaryServer.ts` (gRPC on node:http2) with the generated codecs of `wire/codec.ts`.
  */
-import { Server, status } from "@grpc/grpc-js"
-import type { sendUnaryData, ServerUnaryCall, UntypedServiceImplementation } from "@grpc/grpc-js"
 import { Cause, Clock, Duration, Effect, Exit, FiberSet, Result } from "effect"
 import type { Fiber, Scope } from "effect"
-import { loadCsiPackage, rpcPath, serviceDefinition } from "./proto.ts"
+import { rpcPath } from "./proto.ts"
 import type {
   ControllerGetCapabilitiesRequest,
   ControllerGetCapabilitiesResponse,
@@ -48,6 +47,11 @@ import { serveOnSocket } from "./grpcSocket.ts"
 import { CsiServerError, socketPathOf } from "./socket.ts"
 import { callStatusOf, defectStatus, statusName } from "./status.ts"
 import type { CallStatus, CsiError } from "./status.ts"
+import { csiMethod } from "./wire/codec.ts"
+import type { UnaryMethod } from "./wire/codec.ts"
+import { GrpcStatus } from "./wire/grpcStatus.ts"
+import { makeUnaryServer } from "./wire/unaryServer.ts"
+import type { UnaryReply, UnaryRoute } from "./wire/unaryServer.ts"
 
 export { CsiServerError, socketPathOf } from "./socket.ts"
 export type { CsiServerErrorReason } from "./socket.ts"
@@ -120,8 +124,8 @@ const exitStatus = (exit: Exit.Exit<unknown, CsiError>, cancelled: boolean): Cal
   const defect = Cause.findDefect(exit.cause)
   if (Result.isSuccess(defect)) return defectStatus(defect.success)
   return cancelled
-    ? { code: status.CANCELLED, details: "call cancelled" }
-    : { code: status.UNAVAILABLE, details: "the CSI server is shutting down" }
+    ? { code: GrpcStatus.CANCELLED, details: "call cancelled" }
+    : { code: GrpcStatus.UNAVAILABLE, details: "the CSI server is shutting down" }
 }
 
 const logCall = (
@@ -130,7 +134,7 @@ const logCall = (
   outcome: CallStatus | undefined,
   durationMs: number
 ): Effect.Effect<void> => {
-  const code = statusName(outcome?.code ?? status.OK)
+  const code = statusName(outcome?.code ?? GrpcStatus.OK)
   const annotations = { rpc: method, code, durationMs }
   if (outcome === undefined) return Effect.logDebug("CSI call").pipe(Effect.annotateLogs(annotations))
   if (Exit.isFailure(exit) && Cause.hasDies(exit.cause)) {
@@ -139,51 +143,57 @@ const logCall = (
   return Effect.logWarning("CSI call failed", outcome.details).pipe(Effect.annotateLogs(annotations))
 }
 
-/** Sends the answer; a call the client already abandoned is not answered. */
-const reply = (callback: sendUnaryData<unknown>, exit: Exit.Exit<unknown, CsiError>, outcome: CallStatus | undefined) =>
-  Effect.try({
-    try: () => {
-      if (outcome === undefined) callback(null, Exit.isSuccess(exit) ? exit.value : undefined)
-      else callback({ code: outcome.code, details: outcome.details })
-    },
-    catch: (cause) => cause
-  }).pipe(Effect.catch((cause) => Effect.logError("cannot send the CSI answer", cause)))
+/** The answer on the wire: the encoded response, or the status of the failure. */
+const replyOf = (method: UnaryMethod, exit: Exit.Exit<unknown, CsiError>, outcome: CallStatus | undefined): UnaryReply => {
+  if (outcome !== undefined) return { ok: false, ...outcome }
+  try {
+    return { ok: true, message: method.response.encode(Exit.isSuccess(exit) ? exit.value as object : {}) }
+  } catch (cause) {
+    return { ok: false, ...defectStatus(new Error(`cannot encode ${method.response.name}`, { cause })) }
+  }
+}
 
 const serveCall = <R>(
-  method: string,
+  method: UnaryMethod,
   handler: AnyHandler<R>,
-  call: ServerUnaryCall<unknown, unknown>,
-  callback: sendUnaryData<unknown>
+  request: unknown,
+  signal: AbortSignal,
+  answer: (reply: UnaryReply) => void
 ): Effect.Effect<void, never, R> =>
   Effect.flatMap(Clock.currentTimeMillis, (started) =>
-    Effect.suspend(() => handler(call.request)).pipe(
-      Effect.withSpan(method),
-      Effect.annotateLogs({ rpc: method }),
+    Effect.suspend(() => handler(request)).pipe(
+      Effect.withSpan(method.path),
+      Effect.annotateLogs({ rpc: method.path }),
       Effect.onExit((exit) =>
         Effect.flatMap(Clock.currentTimeMillis, (finished) => {
-          const outcome = exitStatus(exit, call.cancelled)
-          return Effect.andThen(
-            logCall(method, exit, outcome, finished - started),
-            call.cancelled ? Effect.void : reply(callback, exit, outcome)
-          )
+          const outcome = exitStatus(exit, signal.aborted)
+          return Effect.andThen(logCall(method.path, exit, outcome, finished - started), Effect.sync(() => answer(replyOf(method, exit, outcome))))
         })
       ),
       Effect.exit,
       Effect.asVoid
     ))
 
-const implementationOf = <R>(service: CsiService<R>, run: Run<R>): UntypedServiceImplementation => {
-  const implementation: UntypedServiceImplementation = {}
-  for (const [method, handler] of Object.entries(service.handlers as Record<string, AnyHandler<R> | undefined>)) {
-    if (handler === undefined) continue
-    const path = rpcPath(service.name, method)
-    implementation[method] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
-      const fiber = run(serveCall(path, handler, call, callback))
-      call.once("cancelled", () => fiber.interruptUnsafe())
-    }
-  }
-  return implementation
-}
+/** A route per handled method: decode, run the handler in its own fiber, encode. */
+const routesOf = <R>(service: CsiService<R>, run: Run<R>): Array<[string, UnaryRoute]> =>
+  Object.entries(service.handlers as Record<string, AnyHandler<R> | undefined>).flatMap(([name, handler]) => {
+    if (handler === undefined) return []
+    const method = csiMethod(service.name, name)
+    const route: UnaryRoute = (call) =>
+      new Promise<UnaryReply>((resolve) => {
+        let request: unknown
+        try {
+          request = method.request.decode(call.message)
+        } catch (cause) {
+          const reason = cause instanceof Error ? cause.message : String(cause)
+          return resolve({ ok: false, code: GrpcStatus.INVALID_ARGUMENT, details: `the request is not a valid ${method.request.name}: ${reason}` })
+        }
+        const fiber = run(serveCall(method, handler, request, call.signal, resolve))
+        if (call.signal.aborted) fiber.interruptUnsafe()
+        else call.signal.addEventListener("abort", () => fiber.interruptUnsafe(), { once: true })
+      })
+    return [[rpcPath(service.name, name), route]]
+  })
 
 const checkServices = <R>(services: ReadonlyArray<CsiService<R>>): Effect.Effect<void> => {
   const names = services.map((service) => service.name)
@@ -201,19 +211,15 @@ export const serveCsi = <R>(options: CsiServerOptions<R>): Effect.Effect<CsiServ
     const { endpoint } = options
     yield* checkServices(options.services)
     const socketPath = yield* socketPathOf(endpoint)
-    const pkg = yield* Effect.mapError(
-      loadCsiPackage,
-      (error) => new CsiServerError({ reason: "ProtoLoad", endpoint, message: error.message, cause: error.cause })
-    )
     const timeout = Duration.fromInputUnsafe(options.shutdownTimeout ?? "5 seconds")
     // Created before the server, so it closes after it: graceful shutdown lets running
     // calls finish, then whatever is left is interrupted here.
     const run: Run<R> = yield* FiberSet.makeRuntime<R, void, never>()
-    const server = new Server()
-    for (const service of options.services) {
-      server.addService(serviceDefinition(pkg, service.name), implementationOf(service, run))
-    }
-    yield* serveOnSocket({ server, socketPath, endpoint, shutdownTimeout: timeout, what: "CSI endpoint" })
+    const routes = yield* Effect.try({
+      try: () => new Map(options.services.flatMap((service) => routesOf(service, run))),
+      catch: (cause) => new CsiServerError({ reason: "ProtoLoad", endpoint, message: "cannot build the CSI methods from the generated protocol code", cause })
+    })
+    yield* serveOnSocket({ server: makeUnaryServer(routes), socketPath, endpoint, shutdownTimeout: timeout, what: "CSI endpoint" })
 
     const services = options.services.map((service) => service.name)
     yield* Effect.logInfo("CSI endpoint ready").pipe(Effect.annotateLogs({ socket: socketPath, services: services.join(",") }))

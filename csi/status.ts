@@ -11,7 +11,7 @@
  * a handler may fail with, so adding an error tag (or a KubeApiError reason) without a
  * code here is a compile error.
  */
-import { status } from "@grpc/grpc-js"
+import { GrpcStatus, grpcStatusName } from "./wire/grpcStatus.ts"
 import type { KubeApiError, KubeApiErrorReason } from "../effects/KubeApi.ts"
 import type { VolumeApiStepFailed } from "../effects/volumeErrors.ts"
 import type { InvalidRequest, VolumeNotFound } from "./errors.ts"
@@ -26,74 +26,74 @@ export type CsiError = InvalidRequest | VolumeNotFound | ProgramError
  */
 export type CsiErrorTag = Exclude<CsiError["_tag"], KubeApiError["_tag"] | VolumeApiStepFailed["_tag"]>
 
-export type StatusByTag = { readonly [Tag in CsiErrorTag]: status }
-export type StatusByKubeApiReason = { readonly [Reason in KubeApiErrorReason]: status }
+export type StatusByTag = { readonly [Tag in CsiErrorTag]: GrpcStatus }
+export type StatusByKubeApiReason = { readonly [Reason in KubeApiErrorReason]: GrpcStatus }
 
 export const statusByTag = {
   // The edge's own.
-  InvalidRequest: status.INVALID_ARGUMENT,
-  VolumeNotFound: status.NOT_FOUND,
+  InvalidRequest: GrpcStatus.INVALID_ARGUMENT,
+  VolumeNotFound: GrpcStatus.NOT_FOUND,
   // The programs' (effects/volumeErrors.ts). A bad volume request or context:
-  VolumeParameterMissing: status.INVALID_ARGUMENT,
-  ListenerSelectionInvalid: status.INVALID_ARGUMENT,
-  PinningTopologyMissing: status.INVALID_ARGUMENT,
+  VolumeParameterMissing: GrpcStatus.INVALID_ARGUMENT,
+  ListenerSelectionInvalid: GrpcStatus.INVALID_ARGUMENT,
+  PinningTopologyMissing: GrpcStatus.INVALID_ARGUMENT,
   // Not there yet; the kubelet retries:
-  ListenerAddressesNotReady: status.UNAVAILABLE,
-  PodNotScheduled: status.UNAVAILABLE,
+  ListenerAddressesNotReady: GrpcStatus.UNAVAILABLE,
+  PodNotScheduled: GrpcStatus.UNAVAILABLE,
   // Needs a human to fix the cluster's objects:
-  VolumeObjectInvalid: status.FAILED_PRECONDITION,
-  ListenerHasNoClass: status.FAILED_PRECONDITION,
-  InlineVolumeUnsupported: status.FAILED_PRECONDITION,
-  VolumeNotBound: status.FAILED_PRECONDITION,
-  PodReplaced: status.FAILED_PRECONDITION,
-  PodVolumeNotFound: status.FAILED_PRECONDITION,
+  VolumeObjectInvalid: GrpcStatus.FAILED_PRECONDITION,
+  ListenerHasNoClass: GrpcStatus.FAILED_PRECONDITION,
+  InlineVolumeUnsupported: GrpcStatus.FAILED_PRECONDITION,
+  VolumeNotBound: GrpcStatus.FAILED_PRECONDITION,
+  PodReplaced: GrpcStatus.FAILED_PRECONDITION,
+  PodVolumeNotFound: GrpcStatus.FAILED_PRECONDITION,
   // A hostile or malformed address (e.g. a load-balancer hostname `../x`): never written,
   // and retrying at once cannot help.
-  VolumeAddressRefused: status.FAILED_PRECONDITION,
-  UnsafeVolumeEntry: status.FAILED_PRECONDITION,
+  VolumeAddressRefused: GrpcStatus.FAILED_PRECONDITION,
+  UnsafeVolumeEntry: GrpcStatus.FAILED_PRECONDITION,
   // The CO did not create the directory that holds the target path.
-  TargetParentMissing: status.FAILED_PRECONDITION,
+  TargetParentMissing: GrpcStatus.FAILED_PRECONDITION,
   // Local filesystem trouble on the node, whatever its reason.
-  VolumeTreeWriteFailed: status.INTERNAL,
-  VolumeFsError: status.INTERNAL
+  VolumeTreeWriteFailed: GrpcStatus.INTERNAL,
+  VolumeFsError: GrpcStatus.INTERNAL
 } as const satisfies StatusByTag
 
 export const statusByKubeApiReason = {
   // The PV, PVC, Pod or Listener is not there yet (or not in our cache yet): retry.
-  NotFound: status.UNAVAILABLE,
+  NotFound: GrpcStatus.UNAVAILABLE,
   // Lost a race with another writer; a retry re-reads and converges. Not ALREADY_EXISTS:
   // to the CO that code means "this volume name is taken with other parameters".
-  Conflict: status.ABORTED,
-  AlreadyExists: status.ABORTED,
+  Conflict: GrpcStatus.ABORTED,
+  AlreadyExists: GrpcStatus.ABORTED,
   // The API server refused an object we built from cluster data (e.g. a Pod's port
   // names), or RBAC refuses us: a human has to fix the cluster or the deployment.
-  Invalid: status.FAILED_PRECONDITION,
-  Forbidden: status.FAILED_PRECONDITION,
+  Invalid: GrpcStatus.FAILED_PRECONDITION,
+  Forbidden: GrpcStatus.FAILED_PRECONDITION,
   // A request the API server cannot parse is our bug.
-  BadRequest: status.INTERNAL,
+  BadRequest: GrpcStatus.INTERNAL,
   // Transient API trouble (credentials are refreshed, relists happen, servers recover).
-  Unauthorized: status.UNAVAILABLE,
-  Gone: status.UNAVAILABLE,
-  TooManyRequests: status.UNAVAILABLE,
-  Unavailable: status.UNAVAILABLE,
-  Timeout: status.UNAVAILABLE,
-  Internal: status.UNAVAILABLE
+  Unauthorized: GrpcStatus.UNAVAILABLE,
+  Gone: GrpcStatus.UNAVAILABLE,
+  TooManyRequests: GrpcStatus.UNAVAILABLE,
+  Unavailable: GrpcStatus.UNAVAILABLE,
+  Timeout: GrpcStatus.UNAVAILABLE,
+  Internal: GrpcStatus.UNAVAILABLE
 } as const satisfies StatusByKubeApiReason
 
 const hasOwn = (table: object, key: string): boolean => Object.prototype.hasOwnProperty.call(table, key)
 
-const statusOfReason = (reason: KubeApiErrorReason): status =>
-  hasOwn(statusByKubeApiReason, reason) ? statusByKubeApiReason[reason] : status.INTERNAL
+const statusOfReason = (reason: KubeApiErrorReason): GrpcStatus =>
+  hasOwn(statusByKubeApiReason, reason) ? statusByKubeApiReason[reason] : GrpcStatus.INTERNAL
 
 /** The gRPC code for a typed failure. An error outside the union (a cast gone wrong) is INTERNAL. */
-export const statusOf = (error: CsiError): status => {
+export const statusOf = (error: CsiError): GrpcStatus => {
   switch (error._tag) {
     case "KubeApiError":
       return statusOfReason(error.reason)
     case "VolumeApiStepFailed":
       return statusOfReason(error.cause.reason)
     default:
-      return hasOwn(statusByTag, error._tag) ? statusByTag[error._tag] : status.INTERNAL
+      return hasOwn(statusByTag, error._tag) ? statusByTag[error._tag] : GrpcStatus.INTERNAL
   }
 }
 
@@ -147,9 +147,9 @@ export const causeChainMessage = (error: unknown): string => {
   return message.length > MAX_DETAILS_LENGTH ? `${message.slice(0, MAX_DETAILS_LENGTH - 1)}…` : message
 }
 
-/** What a failed call answers: `{ code, details }` as grpc-js expects it. */
+/** What a failed call answers: its gRPC code and message. */
 export interface CallStatus {
-  readonly code: status
+  readonly code: GrpcStatus
   readonly details: string
 }
 
@@ -157,9 +157,9 @@ export const callStatusOf = (error: CsiError): CallStatus => ({ code: statusOf(e
 
 /** A defect (a bug, a thrown exception) never escapes: it is INTERNAL with its cause chain. */
 export const defectStatus = (defect: unknown): CallStatus => ({
-  code: status.INTERNAL,
+  code: GrpcStatus.INTERNAL,
   details: `internal error: ${causeChainMessage(defect) || "unknown defect"}`
 })
 
 /** The readable name of a code, e.g. `INVALID_ARGUMENT`, for logs. */
-export const statusName = (code: status): string => status[code] ?? String(code)
+export const statusName = (code: number): string => grpcStatusName(code)

@@ -11,7 +11,6 @@ import { Effect } from "effect"
 import { existsSync, readFileSync } from "node:fs"
 import { homedir } from "node:os"
 import { delimiter, dirname, isAbsolute, join } from "node:path"
-import { parse } from "yaml"
 import { KubeConfigError, messageOf } from "./kubeconfig.ts"
 import type { ClusterConnection, TlsMaterial } from "./kubeconfig.ts"
 
@@ -67,9 +66,17 @@ const byName = (list: unknown, key: string): Map<string, Entries> => {
 const str = (entries: Entries | undefined, key: string): string | undefined =>
   typeof entries?.[key] === "string" && entries[key] !== "" ? (entries[key] as string) : undefined
 
+/**
+ * A kubeconfig file's content. JSON (which kubeconfigs may be, and which the in-cluster
+ * path never needs) is read without the YAML parser, loaded only for YAML files.
+ */
+const readDocument = async (path: string): Promise<Entries | null> => {
+  const text = readFileSync(path, "utf8")
+  return (text.trimStart().startsWith("{") ? JSON.parse(text) : (await import("yaml")).parse(text)) as Entries | null
+}
+
 /** A kubeconfig file's current context, or undefined when it needs client-node. */
-const fromFile = (path: string): ClusterConnection | undefined => {
-  const document = parse(readFileSync(path, "utf8")) as Entries | null
+const fromFile = (path: string, document: Entries | null): ClusterConnection | undefined => {
   const base = dirname(path)
   const file = (p: string): string => (isAbsolute(p) ? p : join(base, p))
   const contextName = str(document ?? {}, "current-context")
@@ -118,12 +125,12 @@ const defaultSource = (): { readonly file: string } | "in-cluster" | undefined =
  * loaded on demand). Failures name the file (or "in-cluster") and the cause.
  */
 export const lightConnection = (source: KubeconfigSource): Effect.Effect<ClusterConnection | undefined, KubeConfigError> =>
-  Effect.try({
-    try: () => {
+  Effect.tryPromise({
+    try: async () => {
       const resolved = source === "default" ? defaultSource() : source
       if (resolved === undefined) return undefined
       if (resolved === "in-cluster") return inCluster()
-      return fromFile(resolved.file)
+      return fromFile(resolved.file, await readDocument(resolved.file))
     },
     catch: (cause) => {
       const name = source === "default" ? "default" : source === "in-cluster" ? "in-cluster" : source.file

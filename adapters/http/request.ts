@@ -9,14 +9,19 @@
  */
 import { Effect, Stream } from "effect"
 import type { Scope } from "effect"
-import * as http from "node:http"
-import * as https from "node:https"
+import type * as Http from "node:http"
+import type * as Https from "node:https"
 import type { KubeApiError } from "../../effects/KubeApi.ts"
 import { errorFromBadAnswer, errorFromResponse, errorFromTransport, RequestTimedOut } from "./errors.ts"
 import type { RequestTarget } from "./errors.ts"
 import type { ClusterConnection } from "./kubeconfig.ts"
 import { RequestCounter } from "./stats.ts"
 import type { RequestStats } from "./stats.ts"
+
+// Taken with getBuiltinModule: the ES-module form of `node:http` loads Node's fetch and
+// WebSocket stack (~13 MB of memory) that this client never uses.
+const http = process.getBuiltinModule("node:http") as typeof Http
+const https = process.getBuiltinModule("node:https") as typeof Https
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
 
@@ -63,7 +68,7 @@ export interface Transport {
   readonly sockets: () => SocketStats
 }
 
-const countSockets = (agent: http.Agent): SocketStats => {
+const countSockets = (agent: Http.Agent): SocketStats => {
   const sum = (pool: NodeJS.ReadOnlyDict<ReadonlyArray<unknown>>) =>
     Object.values(pool).reduce((n, list) => n + (list?.length ?? 0), 0)
   return { active: sum(agent.sockets), idle: sum(agent.freeSockets) }
@@ -112,9 +117,9 @@ export const makeTransport = (
     const start = (
       request: HttpRequest,
       auth: Readonly<Record<string, string>>,
-      agent: http.Agent,
+      agent: Http.Agent,
       signal: AbortSignal
-    ): http.ClientRequest => {
+    ): Http.ClientRequest => {
       counter.count(request.verb, request.resource)
       const payload = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body), "utf8")
       const headers: Record<string, string | number> = {
@@ -173,9 +178,9 @@ export const makeTransport = (
           (controller) => Effect.sync(() => controller.abort())
         )
         let idled = false
-        const response = yield* Effect.callback<http.IncomingMessage, KubeApiError>((resume) => {
+        const response = yield* Effect.callback<Http.IncomingMessage, KubeApiError>((resume) => {
           let settled = false
-          const settle = (effect: Effect.Effect<http.IncomingMessage, KubeApiError>) => {
+          const settle = (effect: Effect.Effect<Http.IncomingMessage, KubeApiError>) => {
             if (settled) return
             settled = true
             resume(effect)

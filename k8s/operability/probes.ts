@@ -3,11 +3,9 @@
  * process serves requests) and readiness (`/readyz`: every registered check passes — e.g.
  * the CSI socket is bound and the controller's caches have synced).
  */
-import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Effect, Layer, Ref } from "effect"
-import { HttpRouter, HttpServerResponse } from "effect/http"
 import { PrometheusMetrics } from "effect/observability"
-import { createServer } from "node:http"
+import type * as Http from "node:http"
 
 /** Named readiness flags; `/readyz` answers 200 only when all of them are set. */
 export class Readiness extends Context.Service<Readiness, {
@@ -28,19 +26,56 @@ export class Readiness extends Context.Service<Readiness, {
   }))
 }
 
-const probeRoutes = HttpRouter.use((router) =>
-  Effect.gen(function*() {
-    const readiness = yield* Readiness
-    yield* router.add("GET", "/healthz", HttpServerResponse.text("ok"))
-    yield* router.add("GET", "/readyz", Effect.map(readiness.pending, (pending) =>
-      pending.length === 0
-        ? HttpServerResponse.text("ok")
-        : HttpServerResponse.text(`not ready: ${pending.join(", ")}`, { status: 503 })))
-  })
-)
+interface ProbeAnswer {
+  readonly status: number
+  readonly body: string
+  readonly contentType?: string
+}
 
-/** Serves /metrics, /healthz and /readyz on `port` (all interfaces: kubelet probes and Prometheus scrape it). */
+const text = (status: number, body: string): ProbeAnswer => ({ status, body })
+
+/** What each path answers; the metrics are those of the context the server runs in. */
+const answerOf = (path: string, readiness: Readiness["Service"], context: Context.Context<never>): Effect.Effect<ProbeAnswer> => {
+  switch (path) {
+    case "/healthz":
+      return Effect.succeed(text(200, "ok"))
+    case "/readyz":
+      return Effect.map(readiness.pending, (pending) => pending.length === 0 ? text(200, "ok") : text(503, `not ready: ${pending.join(", ")}`))
+    case "/metrics":
+      return Effect.sync(() => ({ status: 200, body: PrometheusMetrics.formatUnsafe(context), contentType: "text/plain; version=0.0.4; charset=utf-8" }))
+    default:
+      return Effect.succeed(text(404, "not found"))
+  }
+}
+
+/**
+ * Serves /metrics, /healthz and /readyz on `port` (all interfaces: kubelet probes and
+ * Prometheus scrape it). Plain node:http, taken with getBuiltinModule: the ES-module form
+ * of `node:http` loads Node's fetch/WebSocket stack (~13 MB) for nothing.
+ */
 export const probeServerLayer = (port: number): Layer.Layer<never, unknown, Readiness> =>
-  HttpRouter.serve(Layer.mergeAll(PrometheusMetrics.layerHttp(), probeRoutes), { disableLogger: true }).pipe(
-    Layer.provide(NodeHttpServer.layer(createServer, { port }))
-  )
+  Layer.effectDiscard(Effect.gen(function*() {
+    const readiness = yield* Readiness
+    const context = yield* Effect.context<never>()
+    const run = Effect.runPromiseWith(context)
+    const http = process.getBuiltinModule("node:http") as typeof Http
+    const server = http.createServer((request, response) => {
+      const path = (request.url ?? "/").split("?")[0]!
+      const answer = request.method === "GET" || request.method === "HEAD" ? answerOf(path, readiness, context) : Effect.succeed(text(405, "method not allowed"))
+      void run(answer).then(({ status, body, contentType }) => {
+        response.writeHead(status, { "content-type": contentType ?? "text/plain; charset=utf-8", "content-length": Buffer.byteLength(body) })
+        response.end(request.method === "HEAD" ? undefined : body)
+      })
+    })
+    yield* Effect.acquireRelease(
+      Effect.callback<void, Error>((resume) => {
+        server.once("error", (error) => resume(Effect.fail(error)))
+        server.listen(port, () => resume(Effect.void))
+      }),
+      () => Effect.callback<void>((resume) => {
+        server.close(() => resume(Effect.void))
+        server.closeAllConnections()
+      })
+    )
+    yield* Effect.logDebug("probe endpoint listening").pipe(Effect.annotateLogs({ port }))
+  }))

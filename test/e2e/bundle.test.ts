@@ -3,7 +3,10 @@
 // role, the HTTP Kubernetes client and the probe server, with all their static imports —
 // holds nothing of the controller, the demos, the CRD generator, the tests, or
 // @kubernetes/client-node (its generated API model is ~770 modules; kubeconfigs are read
-// without it unless a plugin needs it). Measured effect: docs/performance.md.
+// without it unless a plugin needs it), no gRPC library (CSI is served by csi/wire on
+// node:http2 with generated codecs), no YAML parser (loaded only for a YAML kubeconfig) and
+// no HTTP framework or WebSocket stack (the probes are plain node:http). Measured effect:
+// docs/performance.md.
 import assert from "node:assert/strict"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -41,7 +44,22 @@ const loadedBy = (entries: ReadonlyArray<string>): ReadonlySet<string> => {
 test("`run node` loads nothing of the controller, the demos, the CRD generator, the tests or client-node", () => {
   const loaded = loadedBy(["main.js", chunk("cli-"), chunk("nodeRole-"), chunk("KubeApiHttp-"), chunk("probes-")])
   assert.ok([...loaded].some((file) => file.endsWith("csi/nodeService.ts")), "sanity: the node service is loaded")
-  for (const forbidden of ["k8s/listenerController.ts", "k8s/runtime/", "k8s/roles/controllerRole.ts", "k8s/crds.ts", "demo/", "test/", "node_modules/@kubernetes/client-node/", "node_modules/undici/"]) {
+  for (
+    const forbidden of [
+      "k8s/listenerController.ts",
+      "k8s/runtime/",
+      "k8s/roles/controllerRole.ts",
+      "k8s/crds.ts",
+      "demo/",
+      "test/",
+      "node_modules/@kubernetes/client-node/",
+      "node_modules/undici/",
+      "node_modules/@grpc/",
+      "node_modules/yaml/",
+      "node_modules/ws/",
+      "NodeHttpServer"
+    ]
+  ) {
     const hits = [...loaded].filter((file) => file.includes(forbidden))
     assert.deepEqual(hits, [], `run node must not load ${forbidden}`)
   }
@@ -51,5 +69,13 @@ test("`--help` loads no role, no Kubernetes client and no gRPC", () => {
   const loaded = loadedBy(["main.js", chunk("cli-")])
   for (const forbidden of ["k8s/roles/", "adapters/KubeApiHttp.ts", "node_modules/@grpc/", "node_modules/@kubernetes/"]) {
     assert.deepEqual([...loaded].filter((file) => file.includes(forbidden)), [], `--help must not load ${forbidden}`)
+  }
+})
+
+test("`run controller` serves CSI without a gRPC library and probes without an HTTP framework", () => {
+  const loaded = loadedBy(["main.js", chunk("cli-"), chunk("controllerRole-"), chunk("KubeApiHttp-"), chunk("probes-")])
+  assert.ok([...loaded].some((file) => file.endsWith("csi/controllerService.ts")), "sanity: the controller service is loaded")
+  for (const forbidden of ["node_modules/@grpc/", "node_modules/@kubernetes/client-node/", "node_modules/ws/", "NodeHttpServer", "demo/", "test/"]) {
+    assert.deepEqual([...loaded].filter((file) => file.includes(forbidden)), [], `run controller must not load ${forbidden}`)
   }
 })

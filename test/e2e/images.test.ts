@@ -5,7 +5,7 @@ import assert from "node:assert/strict"
 import { execFileSync, spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
+import { basename, dirname, join } from "node:path"
 import { after, before, describe, test } from "node:test"
 import { readFinalStage } from "../images/dockerfile.ts"
 import { buildImages, REPO_ROOT } from "../images/build.ts"
@@ -72,8 +72,11 @@ describe("offline images", { timeout: 600_000 }, () => {
     for (const copy of stage.copies) assert.ok(existsSync(join(rootfs, copy.destination)), `COPY (Dockerfile:${copy.line}) → ${copy.destination} is in the image`)
     const script = stage.entrypoint.find((arg) => arg.endsWith(".js"))
     assert.ok(script !== undefined && existsSync(join(rootfs, script)), `the entrypoint script ${script} is in the image`)
-    // The gRPC servers load their .proto files from next to the entrypoint script.
-    for (const proto of ["csi.proto", "registration.proto"]) assert.ok(existsSync(join(rootfs, dirname(script), proto)), `${proto} next to ${script}`)
+    // Every chunk of the bundle (each role's, loaded on demand) is next to the entrypoint.
+    const meta = JSON.parse(readFileSync(join(REPO_ROOT, "dist", "bin", "meta.json"), "utf8")) as { outputs: Record<string, unknown> }
+    const chunks = Object.keys(meta.outputs).filter((output) => output.endsWith(".js")).map((output) => basename(output))
+    assert.ok(chunks.length > 10, "sanity: the bundle has its chunks")
+    for (const chunk of chunks) assert.ok(existsSync(join(rootfs, dirname(script), chunk)), `${chunk} next to ${script}`)
   })
 
   test("the operator image's Node runs with only the copied libraries, as its non-root user", () => {

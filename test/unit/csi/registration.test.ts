@@ -7,12 +7,14 @@ import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, Exit, Ref, Scope } from "effect"
-import { PROTO_LOADER_OPTIONS } from "../../../csi/proto.ts"
-import { REGISTRATION_PROTO_PATH, registrationSocketName, serveRegistration } from "../../../csi/registration.ts"
+import { registrationSocketName, serveRegistration } from "../../../csi/registration.ts"
 import type { RegistrationState } from "../../../csi/registration.ts"
 
-// A client speaking the kubelet's side of the plugin registration API.
-const Registration = ((loadPackageDefinition(loadSync(REGISTRATION_PROTO_PATH, PROTO_LOADER_OPTIONS))["pluginregistration"] as GrpcObject)
+// A client speaking the kubelet's side of the plugin registration API: grpc-js with the
+// .proto parsed at run time, an implementation independent of the server's own.
+const REGISTRATION_PROTO = join(import.meta.dirname, "../../../csi/registration.proto")
+const LOADER_OPTIONS = { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true }
+const Registration = ((loadPackageDefinition(loadSync(REGISTRATION_PROTO, LOADER_OPTIONS))["pluginregistration"] as GrpcObject)
   ["Registration"]) as ServiceClientConstructor
 
 const call = <T>(client: InstanceType<ServiceClientConstructor>, method: string, request: object): Promise<T> =>

@@ -84,3 +84,21 @@ test("an unreadable or inconsistent kubeconfig fails naming the file and the cau
     const noContext = await Effect.runPromise(Effect.flip(lightConnection({ file: path })))
     assert.match(noContext.message, /current-context gone is not defined/u)
   }))
+
+test("a JSON kubeconfig (as kubectl accepts) is read like a YAML one", () =>
+  withDir(async (dir) => {
+    const path = join(dir, "config.json")
+    writeFileSync(path, JSON.stringify({
+      apiVersion: "v1",
+      kind: "Config",
+      "current-context": "ctx",
+      contexts: [{ name: "ctx", context: { cluster: "c", user: "u" } }],
+      clusters: [{ name: "c", cluster: { server: "https://10.1.2.3:6443", "certificate-authority-data": b64("CA PEM") } }],
+      users: [{ name: "u", user: { token: "secret" } }]
+    }))
+    const connection = await Effect.runPromise(lightConnection({ file: path }))
+    assert.ok(connection !== undefined)
+    assert.equal(connection.server.href, "https://10.1.2.3:6443/")
+    assert.equal(String(connection.tls.ca), "CA PEM")
+    assert.deepEqual(await connection.authHeaders(), { Authorization: "Bearer secret" })
+  }))
