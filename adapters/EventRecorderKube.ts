@@ -14,6 +14,12 @@
  *   layer runs every interval);
  * - new Events per object draw on a token bucket (`objectBurst`, one token back every
  *   `objectRefill`); an Event with no token left is dropped and logged at debug level.
+ *   At most `maxTrackedObjects` buckets are kept, without forgetting a spent budget
+ *   (events/objectBudgets.ts says how).
+ *
+ * Records of one series are serialised (events/keyedLock.ts): reading the bookkeeping and
+ * the write it decides on are one step, so concurrent records of one Event — a Pod and its
+ * retries on several gRPC streams — create one Event and count the rest in its series.
  *
  * Never fails: a refused or failed write is logged as a warning (an Event is diagnostic).
  */
@@ -22,6 +28,8 @@ import { Kinds } from "../domain/kinds.ts"
 import { EventRecorder } from "../effects/EventRecorder.ts"
 import type { EventRecord } from "../effects/EventRecorder.ts"
 import { KubeApi } from "../effects/KubeApi.ts"
+import { makeKeyedLock } from "./events/keyedLock.ts"
+import { makeObjectBudgets } from "./events/objectBudgets.ts"
 
 export interface EventRecorderKubeOptions {
   /** `reportingController`, e.g. `listeners.stackable.tech/listener-operator`. */
@@ -36,6 +44,8 @@ export interface EventRecorderKubeOptions {
   readonly objectBurst?: number | undefined
   /** How often an object regains one new-Event token (default 5 minutes, as client-go). */
   readonly objectRefill?: Duration.Input | undefined
+  /** Objects whose new-Event budget is tracked at most (default 4,096; see events/objectBudgets.ts). */
+  readonly maxTrackedObjects?: number | undefined
 }
 
 interface Series {
@@ -46,11 +56,6 @@ interface Series {
   readonly writtenCount: number
   readonly lastMillis: number
   readonly lastWriteMillis: number
-}
-
-interface Bucket {
-  readonly tokens: number
-  readonly atMillis: number
 }
 
 const MAX_NOTE = 1024
@@ -75,28 +80,20 @@ export const makeEventRecorderKube = (options: EventRecorderKubeOptions) =>
     const api = yield* KubeApi
     const windowMillis = Duration.toMillis(Duration.fromInputUnsafe(options.seriesWindow ?? "10 minutes"))
     const writeIntervalMillis = Duration.toMillis(Duration.fromInputUnsafe(options.seriesWriteInterval ?? "1 minute"))
-    const burst = options.objectBurst ?? 25
-    const refillMillis = Duration.toMillis(Duration.fromInputUnsafe(options.objectRefill ?? "5 minutes"))
+    const budgets = makeObjectBudgets({
+      burst: options.objectBurst ?? 25,
+      refillMillis: Duration.toMillis(Duration.fromInputUnsafe(options.objectRefill ?? "5 minutes")),
+      maxObjects: options.maxTrackedObjects ?? MAX_SERIES
+    })
     const series = yield* Ref.make(new Map<string, Series>())
-    const buckets = yield* Ref.make(new Map<string, Bucket>())
+    const seriesLock = makeKeyedLock()
     let sequence = 0
 
     const warnOf = (event: EventRecord) => (error: { readonly message: string }) =>
       Effect.logWarning(`could not record Event ${event.reason} for ${event.regarding.kind} ${event.regarding.namespace ?? ""}/${event.regarding.name}: ${error.message}`)
 
     /** Takes a new-Event token for the object; false when its budget is spent. */
-    const takeToken = (event: EventRecord, now: number) =>
-      Ref.modify(buckets, (all): [boolean, Map<string, Bucket>] => {
-        const key = objectKey(event)
-        const bucket = all.get(key) ?? { tokens: burst, atMillis: now }
-        const regained = refillMillis <= 0 ? burst : Math.floor((now - bucket.atMillis) / refillMillis)
-        const tokens = Math.min(burst, bucket.tokens + regained)
-        const atMillis = tokens === burst ? now : bucket.atMillis + regained * refillMillis
-        const next = new Map(bounded(all, MAX_SERIES))
-        next.delete(key)
-        if (tokens <= 0) return [false, next.set(key, { tokens, atMillis })]
-        return [true, next.set(key, { tokens: tokens - 1, atMillis })]
-      })
+    const takeToken = (event: EventRecord, now: number) => Effect.sync(() => budgets.take(objectKey(event), now))
 
     const create = (event: EventRecord, key: string, now: number) =>
       Effect.gen(function*() {
@@ -142,9 +139,9 @@ export const makeEventRecorderKube = (options: EventRecorderKubeOptions) =>
         })
       })
 
-    const record = Effect.fn("EventRecorderKube.record")(function*(event: EventRecord) {
+    /** Under the series' lock: the bookkeeping read below and the write it decides on are one step. */
+    const recordLocked = (event: EventRecord, key: string) => Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
-      const key = seriesKey(event)
       const previous = (yield* Ref.get(series)).get(key)
       if (previous === undefined || now - previous.lastMillis > windowMillis) {
         return yield* create(event, key, now).pipe(Effect.catch(warnOf(event)))
@@ -159,14 +156,25 @@ export const makeEventRecorderKube = (options: EventRecorderKubeOptions) =>
       )
     })
 
+    const record = Effect.fn("EventRecorderKube.record")(function*(event: EventRecord) {
+      const key = seriesKey(event)
+      yield* seriesLock.withLock(key)(recordLocked(event, key))
+    })
+
+    /** Writes a series if it counted occurrences since its last write (read under its lock, so no record interleaves). */
+    const flushSeries = (key: string) =>
+      seriesLock.withLock(key)(Effect.gen(function*() {
+        const current = (yield* Ref.get(series)).get(key)
+        if (current === undefined || current.count <= current.writtenCount) return
+        yield* writeSeries(key, current, yield* Clock.currentTimeMillis).pipe(
+          Effect.catch((error) => Effect.logDebug(`could not write the series of Event ${current.eventName}: ${error.message}`))
+        )
+      }))
+
     /** Writes every series that counted occurrences since its last write. */
     const flush = Effect.gen(function*() {
-      const now = yield* Clock.currentTimeMillis
-      const dirty = [...(yield* Ref.get(series))].filter(([, s]) => s.count > s.writtenCount)
-      yield* Effect.forEach(dirty, ([key, current]) =>
-        writeSeries(key, current, now).pipe(
-          Effect.catch((error) => Effect.logDebug(`could not write the series of Event ${current.eventName}: ${error.message}`))
-        ), { discard: true })
+      const dirty = [...(yield* Ref.get(series))].filter(([, s]) => s.count > s.writtenCount).map(([key]) => key)
+      yield* Effect.forEach(dirty, flushSeries, { discard: true })
     })
 
     return { recorder: EventRecorder.of({ record }), flush, writeInterval: Duration.millis(Math.max(writeIntervalMillis, 1000)) } as const

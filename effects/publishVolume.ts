@@ -23,7 +23,7 @@ import { Listener } from "../domain/listener.ts"
 import type { ListenerIngress } from "../domain/listener.ts"
 import { ListenerClass } from "../domain/listenerClass.ts"
 import { nodeAddressPolicyOf } from "../domain/listenerPlan/addresses.ts"
-import { nodeAddressOverride, nodeAddresses } from "../domain/listenerPlan/nodeAddresses.ts"
+import { acceptedNodeAddressTypes, nodeAddressOverride, nodeAddresses } from "../domain/listenerPlan/nodeAddresses.ts"
 import { renderHostname, templatedAddresses } from "../domain/listenerPlan/hostnameTemplate.ts"
 import type { ListenerScope } from "../domain/podListeners.ts"
 import { planVolumeTree, UnsafeVolumeEntry } from "../domain/volumeTree.ts"
@@ -117,8 +117,8 @@ export const addressesForPod = Effect.fn("addressesForPod")(function*(
   pod: { readonly metadata: { readonly name: string; readonly namespace?: string | undefined }; readonly spec?: { readonly nodeName?: string | undefined } | undefined }
 ) {
   const namespace = listener.metadata.namespace ?? ""
-  const notReady = (awaiting: ListenerAddressesNotReady["awaiting"], problem: string) =>
-    new ListenerAddressesNotReady({ namespace, listener: listener.metadata.name, awaiting, problem })
+  const notReady = (awaiting: ListenerAddressesNotReady["awaiting"], problem: string, acceptedAddressTypes?: ListenerAddressesNotReady["acceptedAddressTypes"]) =>
+    new ListenerAddressesNotReady({ namespace, listener: listener.metadata.name, awaiting, problem, acceptedAddressTypes })
   if (listenerClass.spec.serviceType !== "NodePort") {
     const addresses = listener.status?.ingressAddresses ?? []
     if (addresses.length === 0) return yield* notReady("ListenerAddresses", "status.ingressAddresses is empty")
@@ -131,11 +131,12 @@ export const addressesForPod = Effect.fn("addressesForPod")(function*(
   const ports = listener.status?.nodePorts ?? {}
   if (Object.keys(ports).length === 0) return yield* notReady("NodePorts", "status.nodePorts is empty (no node ports allocated yet)")
   const node = yield* loadNode({ name: nodeName })
-  const picked = nodeAddresses(node, nodeAddressPolicyOf({
+  const policy = nodeAddressPolicyOf({
     preferred: listenerClass.spec.preferredAddressType,
     nodeAddressTypes: listenerClass.spec.nodeAddressTypes,
     nodeAddressSelection: listenerClass.spec.nodeAddressSelection
-  }))
+  })
+  const picked = nodeAddresses(node, policy)
   if (picked.length === 0) {
     const ofTypes = (types: ReadonlyArray<string>) => (node.status?.addresses ?? []).filter((a) => types.includes(a.type)).map((a) => a.address)
     const offered = [
@@ -143,13 +144,20 @@ export const addressesForPod = Effect.fn("addressesForPod")(function*(
       ...ofTypes(["ExternalIP", "InternalIP"]),
       ...ofTypes(["Hostname", "ExternalDNS", "InternalDNS"])
     ]
+    const fromClass = (listenerClass.spec.nodeAddressTypes ?? []).length > 0
+    const accepted = {
+      listenerClass: listenerClass.metadata.name ?? "",
+      types: acceptedNodeAddressTypes(policy),
+      source: fromClass ? "nodeAddressTypes" as const : "preferredAddressType" as const
+    }
     return yield* notReady(
       "NodeAddress",
-      (listenerClass.spec.nodeAddressTypes ?? []).length > 0
+      fromClass
         ? `node ${nodeName} has no usable address of the class's nodeAddressTypes (${(listenerClass.spec.nodeAddressTypes ?? []).join(", ")})`
         : offered.length === 0
         ? `node ${nodeName} has no ExternalIP, InternalIP or Hostname address`
-        : `node ${nodeName} has no address that is an IP address or DNS name (${offered.map((a) => JSON.stringify(a)).join(", ")})`
+        : `node ${nodeName} has no address that is an IP address or DNS name (${offered.map((a) => JSON.stringify(a)).join(", ")})`,
+      accepted
     )
   }
   const addresses: ReadonlyArray<ListenerIngress> = picked.map((a) => ({ ...a, ports: { ...ports } }))

@@ -66,6 +66,15 @@ export class ListenerAddressesNotReady extends Data.TaggedError("ListenerAddress
   /** What is missing: the Listener's own addresses, its node ports, or a usable address of the Pod's node. */
   readonly awaiting: "ListenerAddresses" | "NodePorts" | "NodeAddress"
   readonly problem: string
+  /**
+   * NodeAddress only: the address types the Listener's class accepts, in its order of
+   * preference, and where that order comes from — what the Node must offer.
+   */
+  readonly acceptedAddressTypes?: {
+    readonly listenerClass: string
+    readonly types: ReadonlyArray<string>
+    readonly source: "nodeAddressTypes" | "preferredAddressType"
+  } | undefined
 }> {
   override get message(): string {
     return `Listener ${this.namespace}/${this.listener} has no addresses yet: ${this.problem}`

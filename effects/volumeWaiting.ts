@@ -10,6 +10,7 @@
  * waiting (API trouble, local I/O) are left to the kubelet's own FailedMount Event.
  */
 import { Effect } from "effect"
+import { NODE_ADDRESS_ANNOTATION } from "../domain/listenerPlan/nodeAddresses.ts"
 import { EventRecorder } from "./EventRecorder.ts"
 import type { EventRegarding } from "./EventRecorder.ts"
 import type { ListenerAddressesNotReady, VolumeError } from "./volumeErrors.ts"
@@ -35,11 +36,22 @@ const explainAddressesWaiting = (error: ListenerAddressesNotReady): WaitingExpla
         note: `the Service of Listener ${error.namespace}/${error.listener} has no node ports yet; the volume is published once the API server allocates them`
       }
     case "NodeAddress":
-      return {
-        reason: "NodeAddressUnusable",
-        note: `${error.problem}; give the Node an ExternalIP, InternalIP or Hostname address, or reschedule the Pod to another node`
-      }
+      return { reason: "NodeAddressUnusable", note: `${error.problem}; ${nodeAddressRemedy(error.acceptedAddressTypes)}` }
   }
+}
+
+/** `A`, `A or B`, `A, B or C`. */
+const orList = (items: ReadonlyArray<string>): string =>
+  items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`
+
+/** What gives the Node a usable address: the types the class actually accepts, in its order. */
+const nodeAddressRemedy = (accepted: ListenerAddressesNotReady["acceptedAddressTypes"]): string => {
+  const elsewhere = `set the Node's ${NODE_ADDRESS_ANNOTATION} annotation, or reschedule the Pod to another node`
+  if (accepted === undefined) return `give the Node an ExternalIP, InternalIP or Hostname address, ${elsewhere}`
+  const order = accepted.source === "nodeAddressTypes"
+    ? `the spec.nodeAddressTypes of ListenerClass ${accepted.listenerClass}, in this order`
+    : `ListenerClass ${accepted.listenerClass} sets no spec.nodeAddressTypes; in the order its preferredAddressType prefers`
+  return `give the Node an address of type ${orList(accepted.types)} (${order}), ${elsewhere}`
 }
 
 /** What a volume program failure waits for, or undefined when it is not a waiting condition. */

@@ -127,13 +127,22 @@ const refOfObject = (object: KubeObject): ObjectRef => ({ name: object.metadata.
  */
 export const makeNodeLossController = Effect.gen(function*() {
   let volumes: Store<typeof PINNED_NODE_INDEX> | undefined
+  // Recovery-off reports are made once per loss of a volume's Node (per process): resyncs
+  // stay silent. Keyed by PV name, valued by `<PV uid>/<node>`; an entry is dropped as soon
+  // as the PV is gone or its Node is back, so the map holds at most the listener PVs that
+  // exist with their Node missing — whatever the churn of Nodes and volumes.
+  const reported = new Map<string, string>()
   const controller = yield* makeController({
     name: "node-loss",
     primary: {
       kind: Kinds.PersistentVolume,
       transform: slimVolume,
       indexes: { [PINNED_NODE_INDEX]: pinnedNodeIndexer },
-      shouldEnqueue: (change: Change) => pinnedVolumeOf(change.current ?? change.previous!) !== undefined
+      shouldEnqueue: (change: Change) => {
+        // The runtime never reconciles a deleted primary, so a deleted PV's report is forgotten here.
+        if (change.current === undefined && change.previous !== undefined) reported.delete(change.previous.metadata.name ?? "")
+        return pinnedVolumeOf(change.current ?? change.previous!) !== undefined
+      }
     },
     watches: {
       nodes: {
@@ -149,8 +158,6 @@ export const makeNodeLossController = Effect.gen(function*() {
   })
   volumes = controller.primary as Store<typeof PINNED_NODE_INDEX>
   const nodes = controller.stores.nodes
-  // Recovery-off reports are made once per volume and node (per process): resyncs stay silent.
-  const reported = new Set<string>()
 
   /** The Node's state, from the cache when it says Ready, else confirmed by the API server. */
   const nodeState = (name: string, confirm: boolean): Effect.Effect<PinnedNodeState, KubeApiError, KubeApi> =>
@@ -165,29 +172,38 @@ export const makeNodeLossController = Effect.gen(function*() {
   const reconcile = (ref: ObjectRef): Effect.Effect<Action, KubeApiError, KubeApi | EventRecorder> =>
     Effect.gen(function*() {
       const cached = yield* controller.primary.get(ref)
-      if (Option.isNone(cached) || cached.value.metadata.deletionTimestamp !== undefined) return Action.awaitChange
-      const volume = pinnedVolumeOf(cached.value)
-      if (volume === undefined) return Action.awaitChange
+      const volume = Option.isNone(cached) || cached.value.metadata.deletionTimestamp !== undefined ? undefined : pinnedVolumeOf(cached.value)
+      if (volume === undefined) {
+        // The PV is gone (or no longer a pinned listener volume): its report concerns nothing.
+        reported.delete(ref.name)
+        return Action.awaitChange
+      }
       const fromCache = yield* nodeState(volume.nodeName, false)
-      if (fromCache._tag === "Present" && fromCache.ready !== false) return Action.awaitChange
+      if (fromCache._tag === "Present" && fromCache.ready !== false) {
+        // The Node is back: a later loss is a new one, reported again.
+        reported.delete(ref.name)
+        return Action.awaitChange
+      }
       // Only now, with the Node in trouble: confirm with the API server and read the policy.
       const node = yield* nodeState(volume.nodeName, true)
       const policy = yield* volumePolicyOf(volume)
       const decision = decideNodeLoss({ nodeName: volume.nodeName, node, policy: policy.policy, nowMillis: yield* Clock.currentTimeMillis })
       switch (decision._tag) {
         case "Keep":
+          reported.delete(ref.name)
           return Action.awaitChange
         case "Wait":
           return Action.requeueAfter(decision.afterMillis)
         case "Report": {
-          const key = `${volume.uid ?? volume.name}/${volume.nodeName}`
-          if (!reported.has(key)) {
+          const incident = `${volume.uid ?? volume.name}/${volume.nodeName}`
+          if (reported.get(ref.name) !== incident) {
             yield* reportPinnedNodeLost(volume, decision.why, policy)
-            reported.add(key)
+            reported.set(ref.name, incident)
           }
           return Action.awaitChange
         }
         case "Release":
+          reported.delete(ref.name)
           yield* releasePinnedVolume(volume, decision.why, policy.className ?? "")
           return Action.awaitChange
       }
@@ -201,5 +217,7 @@ export const makeNodeLossController = Effect.gen(function*() {
 
   /** The reconcile loop; never returns. */
   const run = controller.run({ reconcile, errorPolicy, concurrency: 2 })
-  return { controller, run } as const
+  /** Volumes whose Node loss is remembered as reported (tests check it stays bounded). */
+  const reportedVolumes = Effect.sync(() => reported.size)
+  return { controller, run, reportedVolumes } as const
 })

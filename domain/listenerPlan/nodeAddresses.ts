@@ -79,6 +79,16 @@ const select = (found: ReadonlyArray<PickedAddress>, selection: NodeAddressSelec
   }
 }
 
+/**
+ * The Node address types `policy` accepts, in its order of preference: the class's
+ * `nodeAddressTypes` as listed, else the upstream rule's (ExternalIP, InternalIP and
+ * Hostname, the preferred kind first). What a node without a usable address must offer.
+ */
+export const acceptedNodeAddressTypes = (policy: NodeAddressPolicy): ReadonlyArray<NodeAddressType> => {
+  if (policy.types !== undefined && policy.types !== null && policy.types.length > 0) return policy.types
+  return policy.preferred === "IP" ? ["ExternalIP", "InternalIP", "Hostname"] : ["Hostname", "ExternalIP", "InternalIP"]
+}
+
 /** The addresses to publish for `node`, per the rules above (possibly none). */
 export const nodeAddresses = (node: NodeInput, policy: NodeAddressPolicy): ReadonlyArray<PickedAddress> => {
   const override = nodeAddressOverride(node)

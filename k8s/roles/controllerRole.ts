@@ -9,6 +9,7 @@
  * updated.
  */
 import { Effect, Layer, Schedule } from "effect"
+import type { Duration } from "effect"
 import type { ListenerClassPreset } from "../../domain/constants.ts"
 import { FieldManagers } from "../../domain/constants.ts"
 import type { KubeApi } from "../../effects/KubeApi.ts"
@@ -33,6 +34,8 @@ export interface ControllerRoleConfig {
   readonly instance: string
   /** The Lease to elect a leader with; undefined runs the controller unconditionally (single replica, demo). */
   readonly leaderElection?: { readonly namespace: string; readonly name: string } | undefined
+  /** How often a repeating Event's series is written (default 1 minute; tests shorten it). */
+  readonly eventSeriesWriteInterval?: Duration.Input | undefined
 }
 
 const READY_PRESETS = "listener-class-presets"
@@ -71,6 +74,10 @@ export const controllerRoleLayer = (config: ControllerRoleConfig): Layer.Layer<n
   })).pipe(Effect.provideService(ListenerSettings, settings))
   const controller = Layer.effectDiscard(Effect.forkScoped(reconcileLoop))
 
-  const events = EventRecorderKube.layer({ reportingController: "listeners.stackable.tech/listener-operator", reportingInstance: config.instance })
+  const events = EventRecorderKube.layer({
+    reportingController: "listeners.stackable.tech/listener-operator",
+    reportingInstance: config.instance,
+    seriesWriteInterval: config.eventSeriesWriteInterval
+  })
   return Layer.mergeAll(csi, presets, controller).pipe(Layer.provide(events))
 }

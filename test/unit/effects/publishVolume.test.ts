@@ -592,6 +592,27 @@ test("each waiting reason names what is missing and what unblocks it; failures t
     assert.deepEqual(noAddress.map((e) => e.reason), ["NodeAddressUnusable", "NodeAddressUnusable"])
     assert.match(noAddress[0]!.note, /node node-1 has no ExternalIP, InternalIP or Hostname address; give the Node/)
 
+    assert.match(noAddress[0]!.note, /give the Node an address of type ExternalIP, InternalIP or Hostname \(ListenerClass nodeport-pinned sets no spec.nodeAddressTypes/)
+
     const replaced = yield* reasonsAfter(classVolume({ pod: { namespace: NAMESPACE, name: "web-0", uid: "an-older-uid" } }))
     assert.deepEqual(replaced, [], "PodReplaced is no waiting condition")
+  })))
+
+test("NodeAddressUnusable names the class's own nodeAddressTypes, in its order, not the default types", () =>
+  runInCluster(Effect.gen(function*() {
+    yield* seedClassVolume
+    const api = yield* KubeApi
+    // node-1 offers InternalIP and Hostname; the class accepts only external addresses.
+    yield* api.patch(Kinds.ListenerClass, { name: CLASS.pinned }, { spec: { nodeAddressTypes: ["ExternalDNS", "ExternalIP"] } }, { type: "merge" })
+    yield* Effect.flip(publishVolume(classVolume()))
+    yield* nodePortsReady
+    const error = yield* Effect.flip(publishVolume(classVolume()))
+    assert.equal(error._tag, "ListenerAddressesNotReady")
+    const events = (yield* eventsOf).filter((e) => e.reason === "NodeAddressUnusable")
+    assert.deepEqual(events.map((e) => e.kind).sort(), ["PersistentVolumeClaim", "Pod"])
+    for (const event of events) {
+      assert.match(event.note, /node node-1 has no usable address of the class's nodeAddressTypes \(ExternalDNS, ExternalIP\)/)
+      assert.match(event.note, /give the Node an address of type ExternalDNS or ExternalIP \(the spec.nodeAddressTypes of ListenerClass nodeport-pinned, in this order\)/)
+      assert.doesNotMatch(event.note, /InternalIP|Hostname/, "types the class does not accept are not suggested")
+    }
   })))

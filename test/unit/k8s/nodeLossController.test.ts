@@ -73,7 +73,7 @@ const start = Effect.gen(function*() {
     })
   const exists = (kind: typeof Kinds.PersistentVolume | typeof Kinds.PersistentVolumeClaim, name: string) =>
     cluster.objects(kind).some((o) => o.metadata.name === name)
-  return { cluster, api, events, claim, exists }
+  return { cluster, api, events, claim, exists, nodeLoss }
 })
 
 test("node loss: a deleted Node releases our pinned volumes where the class opts in, and nothing else", () =>
@@ -124,4 +124,41 @@ test("node loss: a NotReady Node with a grace period is waited for, then its vol
     assert.ok(exists(Kinds.PersistentVolume, "pv-ours"), "within the grace period")
     yield* waitFor("released after the grace period", () => !exists(Kinds.PersistentVolume, "pv-ours"))
     assert.equal(exists(Kinds.PersistentVolumeClaim, "ours"), false)
+  })))
+
+test("node loss: reported losses are forgotten when the volume goes, so node churn does not grow the controller's memory", () =>
+  run(Effect.gen(function*() {
+    const { api, events, claim, nodeLoss } = yield* start
+    const lossReports = (claimName: string) =>
+      Effect.runSync(events.recorded).filter((e) => e.regarding.name === claimName && e.reason === "PinnedNodeLost").length
+    // Nodes come and go (an autoscaler); recovery is off, so each loss is reported and the
+    // user deletes the volume by hand, as the report says.
+    for (let round = 0; round < 20; round++) {
+      const pvc = yield* claim(`manual-${round}`)
+      yield* api.create(Kinds.Node, node(`node-${round}`))
+      yield* api.create(Kinds.PersistentVolume, pinnedPv(`pv-${round}`, `node-${round}`, { name: `manual-${round}`, uid: pvc.metadata.uid! }, CSI_DRIVER_NAME, "manual"))
+      yield* api.delete(Kinds.Node, { name: `node-${round}` })
+      yield* waitFor(`the loss of node-${round} reported`, () => lossReports(`manual-${round}`) === 1)
+      yield* api.delete(Kinds.PersistentVolume, { name: `pv-${round}` })
+    }
+    yield* waitFor("every reported loss forgotten with its volume", () => Effect.runSync(nodeLoss.reportedVolumes) === 0)
+  })))
+
+test("node loss: a Node that comes back ends the reported loss; losing it again is reported again", () =>
+  run(Effect.gen(function*() {
+    const { api, events, claim, nodeLoss } = yield* start
+    const lossReports = () => Effect.runSync(events.recorded).filter((e) => e.regarding.name === "manual" && e.reason === "PinnedNodeLost").length
+    const pvc = yield* claim("manual")
+    yield* api.create(Kinds.Node, node("node-1"))
+    yield* api.create(Kinds.PersistentVolume, pinnedPv("pv-manual", "node-1", { name: "manual", uid: pvc.metadata.uid! }, CSI_DRIVER_NAME, "manual"))
+    yield* api.delete(Kinds.Node, { name: "node-1" })
+    yield* waitFor("the first loss reported", () => lossReports() === 1)
+    assert.equal(yield* nodeLoss.reportedVolumes, 1)
+    const back = yield* api.create(Kinds.Node, node("node-1"))
+    yield* api.updateStatus(Kinds.Node, { ...back, status: node("node-1")["status"] })
+    yield* waitFor("the loss forgotten once the Node is back", () => Effect.runSync(nodeLoss.reportedVolumes) === 0)
+    yield* api.delete(Kinds.Node, { name: "node-1" })
+    yield* waitFor("the second loss reported", () => lossReports() === 2)
+    yield* Effect.sleep("100 millis")
+    assert.equal(lossReports(), 2, "one report per loss")
   })))

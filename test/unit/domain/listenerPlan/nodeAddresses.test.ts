@@ -1,6 +1,6 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
-import { NODE_ADDRESS_ANNOTATION, nodeAddressOverride, nodeAddresses, planAddresses, refusedAddresses } from "../../../../domain/listenerPlan/index.ts"
+import { acceptedNodeAddressTypes, NODE_ADDRESS_ANNOTATION, nodeAddressOverride, nodeAddresses, planAddresses, refusedAddresses } from "../../../../domain/listenerPlan/index.ts"
 import type { NodeAddressPolicy, NodeInput, ServiceInput } from "../../../../domain/listenerPlan/index.ts"
 
 const node = (addresses: ReadonlyArray<[string, string]>, override?: string): NodeInput => ({
@@ -56,4 +56,11 @@ test("planAddresses and refusedAddresses follow the rules for NodePort Listeners
   const withBadOverride = node([["InternalIP", "10.0.0.1"]], "x/y")
   assert.deepEqual(planAddresses({ ...inputs, nodes: [withBadOverride] }), [{ address: "10.0.0.1", addressType: "IP", ports: { http: 30080 } }])
   assert.match(refusedAddresses({ ...inputs, nodes: [withBadOverride] })[0]!.problem, /contains '\/' \(annotation listeners.stackable.tech\/node-address of Node n1\)/)
+})
+
+test("acceptedNodeAddressTypes: the class's nodeAddressTypes as listed, else the upstream rule's types, preferred kind first", () => {
+  assert.deepEqual(acceptedNodeAddressTypes({ preferred: "IP", types: ["InternalDNS", "ExternalIP"] }), ["InternalDNS", "ExternalIP"])
+  assert.deepEqual(acceptedNodeAddressTypes({ preferred: "Hostname", types: ["InternalIP"] }), ["InternalIP"], "the list wins over the preference")
+  assert.deepEqual(acceptedNodeAddressTypes({ preferred: "IP" }), ["ExternalIP", "InternalIP", "Hostname"])
+  assert.deepEqual(acceptedNodeAddressTypes({ preferred: "Hostname", types: [] }), ["Hostname", "ExternalIP", "InternalIP"])
 })
