@@ -46,6 +46,8 @@ export const statusByTag = {
   InlineVolumeUnsupported: status.FAILED_PRECONDITION,
   VolumeNotBound: status.FAILED_PRECONDITION,
   PodReplaced: status.FAILED_PRECONDITION,
+  // Nothing to publish for a Pod on its way out; the kubelet stops asking once it is gone.
+  PodTerminating: status.FAILED_PRECONDITION,
   PodVolumeNotFound: status.FAILED_PRECONDITION,
   // A hostile or malformed address (e.g. a load-balancer hostname `../x`): never written,
   // and retrying at once cannot help.
