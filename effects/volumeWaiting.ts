@@ -10,6 +10,7 @@
  * waiting (API trouble, local I/O) are left to the kubelet's own FailedMount Event.
  */
 import { Effect } from "effect"
+import { NODE_ADDRESS_ANNOTATION } from "../domain/listenerPlan/nodeAddresses.ts"
 import { EventRecorder } from "./EventRecorder.ts"
 import type { EventRegarding } from "./EventRecorder.ts"
 import type { ListenerAddressesNotReady, VolumeError } from "./volumeErrors.ts"
@@ -37,7 +38,9 @@ const explainAddressesWaiting = (error: ListenerAddressesNotReady): WaitingExpla
     case "NodeAddress":
       return {
         reason: "NodeAddressUnusable",
-        note: `${error.problem}; give the Node an ExternalIP, InternalIP or Hostname address, or reschedule the Pod to another node`
+        // The problem names the address types the class looks for (its nodeAddressTypes, or the upstream ones).
+        note: `${error.problem}; give the Node such an address, or annotate it with the address clients use ` +
+          `(${NODE_ADDRESS_ANNOTATION}), or reschedule the Pod to another node`
       }
   }
 }

@@ -614,7 +614,14 @@ test("each waiting reason names what is missing and what unblocks it; failures t
     yield* nodePortsReady
     const noAddress = yield* reasonsAfter(classVolume())
     assert.deepEqual(noAddress.map((e) => e.reason), ["NodeAddressUnusable", "NodeAddressUnusable"])
-    assert.match(noAddress[0]!.note, /node node-1 has no ExternalIP, InternalIP or Hostname address; give the Node/)
+    assert.match(noAddress[0]!.note, /node node-1 has no ExternalIP, InternalIP or Hostname address; give the Node such an address, or annotate it with the address clients use \(listeners.stackable.tech\/node-address\)/)
+    // With the class's own address types, the note names those.
+    const pinnedClass = yield* api.get(Kinds.ListenerClass, { name: CLASS.pinned })
+    yield* api.update(Kinds.ListenerClass, { ...pinnedClass, spec: { ...(pinnedClass["spec"] as object), nodeAddressTypes: ["ExternalDNS"] } })
+    yield* api.updateStatus(Kinds.Node, { ...(yield* api.get(Kinds.Node, { name: "node-1" })), status: { addresses: [{ type: "InternalIP", address: "10.0.0.1" }] } })
+    const noTypedAddress = yield* reasonsAfter(classVolume())
+    assert.deepEqual(noTypedAddress.map((e) => e.reason), ["NodeAddressUnusable", "NodeAddressUnusable"])
+    assert.match(noTypedAddress[0]!.note, /node node-1 has no usable address of the class's nodeAddressTypes \(ExternalDNS\); give the Node such an address, or annotate it/)
 
     const replaced = yield* reasonsAfter(classVolume({ pod: { namespace: NAMESPACE, name: "web-0", uid: "an-older-uid" } }))
     assert.deepEqual(replaced, [], "PodReplaced is no waiting condition")
