@@ -46,6 +46,8 @@ export const statusByTag = {
   InlineVolumeUnsupported: GrpcStatus.FAILED_PRECONDITION,
   VolumeNotBound: GrpcStatus.FAILED_PRECONDITION,
   PodReplaced: GrpcStatus.FAILED_PRECONDITION,
+  // Nothing to publish for a Pod on its way out; the kubelet stops asking once it is gone.
+  PodTerminating: GrpcStatus.FAILED_PRECONDITION,
   PodVolumeNotFound: GrpcStatus.FAILED_PRECONDITION,
   // A hostile or malformed address (e.g. a load-balancer hostname `../x`): never written,
   // and retrying at once cannot help.

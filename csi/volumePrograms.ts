@@ -8,9 +8,9 @@ import { Effect, Layer } from "effect"
 import type { EventRecorder } from "../effects/EventRecorder.ts"
 import type { KubeApi } from "../effects/KubeApi.ts"
 import { deleteVolume, provisionVolume, volumeExists } from "../effects/provisionVolume.ts"
-import { publishVolume } from "../effects/publishVolume.ts"
-import { unpublishVolume } from "../effects/unpublishVolume.ts"
-import { PublishedVolumes } from "../effects/publishedVolumes.ts"
+import { publishAndRemember, unpublishAndForget } from "../effects/publishedTargets.ts"
+import type { PublishedVolumes } from "../effects/publishedVolumes.ts"
+import type { TargetLocks } from "../effects/targetLocks.ts"
 import type { VolumeFs } from "../effects/VolumeFs.ts"
 import { VolumeProvisioner, VolumePublisher } from "./programs.ts"
 
@@ -30,21 +30,20 @@ export const VolumeProvisionerLive: Layer.Layer<VolumeProvisioner, never, KubeAp
 /**
  * NodePublishVolume / NodeUnpublishVolume over the Kubernetes API and the volume
  * filesystem; a publish that waits is explained on the Pod and PVC through EventRecorder.
+ * Each call holds its target's lock (the same TargetLocks the address refresh uses) and
+ * keeps the published-volume record in step (effects/publishedTargets.ts).
  */
-export const VolumePublisherLive: Layer.Layer<VolumePublisher, never, KubeApi | VolumeFs | EventRecorder | PublishedVolumes> = Layer.effect(
+export const VolumePublisherLive: Layer.Layer<
+  VolumePublisher,
+  never,
+  KubeApi | VolumeFs | EventRecorder | PublishedVolumes | TargetLocks
+> = Layer.effect(
   VolumePublisher,
   Effect.gen(function*() {
-    const context = yield* Effect.context<KubeApi | VolumeFs | EventRecorder | PublishedVolumes>()
-    const registry = yield* PublishedVolumes
+    const context = yield* Effect.context<KubeApi | VolumeFs | EventRecorder | PublishedVolumes | TargetLocks>()
     return VolumePublisher.of({
-      // Each published volume is remembered for the address refresh (effects/refreshVolumes.ts).
-      publish: (input) =>
-        Effect.provideContext(
-          Effect.flatMap(publishVolume(input), (published) =>
-            registry.record({ request: input, listener: published.listener, addresses: published.addresses })),
-          context
-        ),
-      unpublish: (input) => Effect.provideContext(Effect.andThen(unpublishVolume(input), registry.forget(input.targetPath)), context)
+      publish: (input) => Effect.provideContext(Effect.asVoid(publishAndRemember(input)), context),
+      unpublish: (input) => Effect.provideContext(unpublishAndForget(input), context)
     })
   })
 )

@@ -96,7 +96,7 @@ export const ListenerStatus = Schema.Struct({
     description: "Every address the Listener is reachable on. Read port numbers from here, not from .spec.ports."
   })),
   nodePorts: optional(PortMap.annotate({
-    description: "Node port for each port name; set only for NodePort classes. For internal use: clients should read ingressAddresses."
+    description: "Node port for each port name; set only for NodePort classes. Remembered: these ports are requested again whenever the Service is applied, so a Service that was deleted and re-created gets the same node ports back; a port another Service took meanwhile is reported (Ready condition reason NodePortConflict), never replaced. Remove this field to accept new ports. Clients read ports from ingressAddresses."
   })),
   conditions: optional(Schema.Array(Condition).annotate({
     description: "Current state of the Listener. Ready is True once addresses are published; otherwise its reason says why (for example ListenerClassNotFound, ServiceConflict, AwaitingAddresses).",

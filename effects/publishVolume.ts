@@ -38,6 +38,7 @@ import {
   ListenerHasNoClass,
   PodNotScheduled,
   PodReplaced,
+  PodTerminating,
   PodVolumeNotFound,
   VolumeAddressRefused,
   VolumeNotBound,
@@ -80,6 +81,7 @@ export type PublishVolumeError =
   | PodNotScheduled
   | ListenerAddressesNotReady
   | PodReplaced
+  | PodTerminating
   | PodVolumeNotFound
   | VolumeAddressRefused
   | TargetParentMissing
@@ -208,6 +210,12 @@ export const publishVolume: (
       expectedUid: request.pod.uid,
       actualUid: podUid
     })
+  }
+  // Before any write: labels, PodListeners or a tree for a Pod on its way out would only
+  // outlive it — and the address refresh must not re-create what NodeUnpublishVolume removes.
+  const deletionTimestamp = pod.metadata.deletionTimestamp
+  if (deletionTimestamp !== undefined) {
+    return yield* new PodTerminating({ namespace: request.pod.namespace, pod: request.pod.name, deletionTimestamp })
   }
   const subjects = [
     { apiVersion: "v1", kind: Kinds.Pod.kind, namespace: request.pod.namespace, name: pod.metadata.name, uid: podUid },

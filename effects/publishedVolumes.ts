@@ -13,6 +13,7 @@ import { fingerprint } from "../domain/listenerPlan/json.ts"
 import type { ListenerIngress } from "../domain/listenerPlan/inputs.ts"
 import type { PublishVolumeRequest } from "./publishVolume.ts"
 import { VolumeFs } from "./VolumeFs.ts"
+import type { VolumeFsError } from "./VolumeFs.ts"
 
 export interface PublishedRecord {
   readonly request: PublishVolumeRequest
@@ -23,6 +24,8 @@ export interface PublishedRecord {
 export class PublishedVolumes extends Context.Service<PublishedVolumes, {
   record(record: PublishedRecord): Effect.Effect<void>
   forget(targetPath: string): Effect.Effect<void>
+  /** The record of one target, if it is still published (the refresh re-checks under the target's lock). */
+  get(targetPath: string): Effect.Effect<PublishedRecord | undefined>
   all: Effect.Effect<ReadonlyArray<PublishedRecord>>
 }>()("listener-operator/effects/PublishedVolumes") {
   /** In memory only (tests, tools). */
@@ -31,6 +34,7 @@ export class PublishedVolumes extends Context.Service<PublishedVolumes, {
     return PublishedVolumes.of({
       record: (record) => Effect.sync(() => void records.set(record.request.targetPath, record)),
       forget: (targetPath) => Effect.sync(() => void records.delete(targetPath)),
+      get: (targetPath) => Effect.sync(() => records.get(targetPath)),
       all: Effect.sync(() => [...records.values()])
     })
   })
@@ -41,6 +45,23 @@ export class PublishedVolumes extends Context.Service<PublishedVolumes, {
       const fs = yield* VolumeFs
       const fileOf = (targetPath: string) => `${stateDir}/${fingerprint(targetPath)}.json`
       const warn = (what: string) => (error: { readonly message: string }) => Effect.logWarning(`published-volume state: ${what}: ${error.message}`)
+      /**
+       * One record file; undefined when it is gone — forgotten since the directory was
+       * listed (an unpublish runs beside a refresh pass) — or unreadable (after a warning).
+       */
+      const readRecord = (file: string): Effect.Effect<PublishedRecord | undefined, VolumeFsError> =>
+        fs.readFile(file).pipe(
+          Effect.flatMap((text) =>
+            Effect.suspend(() => {
+              try {
+                return Effect.succeed(JSON.parse(text) as PublishedRecord)
+              } catch {
+                return Effect.as(Effect.logWarning(`published-volume state: ignoring unreadable ${file}`), undefined)
+              }
+            })
+          ),
+          Effect.catch((error) => error.reason === "NotFound" ? Effect.succeed(undefined) : Effect.fail(error))
+        )
       yield* fs.mkdir(stateDir, { recursive: true }).pipe(Effect.catch(warn(`create ${stateDir}`)))
       return PublishedVolumes.of({
         record: (record) =>
@@ -51,16 +72,14 @@ export class PublishedVolumes extends Context.Service<PublishedVolumes, {
           }).pipe(Effect.catch(warn(`record ${record.request.targetPath}`))),
         forget: (targetPath) =>
           fs.removeTree(fileOf(targetPath)).pipe(Effect.catch(warn(`forget ${targetPath}`))),
+        get: (targetPath) =>
+          readRecord(fileOf(targetPath)).pipe(Effect.catch((error) => Effect.as(warn(`read ${targetPath}`)(error), undefined))),
         all: Effect.gen(function*() {
           const names = yield* fs.readDir(stateDir)
           const records: Array<PublishedRecord> = []
           for (const name of names.filter((n) => n.endsWith(".json"))) {
-            const text = yield* fs.readFile(`${stateDir}/${name}`)
-            try {
-              records.push(JSON.parse(text) as PublishedRecord)
-            } catch {
-              yield* Effect.logWarning(`published-volume state: ignoring unreadable ${name}`)
-            }
+            const record = yield* readRecord(`${stateDir}/${name}`)
+            if (record !== undefined) records.push(record)
           }
           return records
         }).pipe(Effect.catch((error) => Effect.as(warn("read")(error), [])))

@@ -155,6 +155,23 @@ export class PodReplaced extends Data.TaggedError("PodReplaced")<{
   }
 }
 
+/**
+ * The Pod is being deleted (it has a deletionTimestamp). The kubelet publishes volumes only
+ * for Pods that are to start, so this is a retry that lost the race with the deletion, or
+ * the address refresh of a Pod on its way out: nothing is written for it — no labels, no
+ * PodListeners, no tree; a tree already at the target stays as it is for the containers
+ * still shutting down, until NodeUnpublishVolume removes it. → FAILED_PRECONDITION
+ */
+export class PodTerminating extends Data.TaggedError("PodTerminating")<{
+  readonly namespace: string
+  readonly pod: string
+  readonly deletionTimestamp: string
+}> {
+  override get message(): string {
+    return `Pod ${this.namespace}/${this.pod} is being deleted (deletionTimestamp ${this.deletionTimestamp}): nothing is published for it`
+  }
+}
+
 /** The Pod has no volume that uses the volume's PVC. → FAILED_PRECONDITION */
 export class PodVolumeNotFound extends Data.TaggedError("PodVolumeNotFound")<{
   readonly namespace: string
@@ -236,6 +253,7 @@ export type VolumeError =
   | InlineVolumeUnsupported
   | VolumeNotBound
   | PodReplaced
+  | PodTerminating
   | PodVolumeNotFound
   | VolumeAddressRefused
   | TargetParentMissing
@@ -254,6 +272,7 @@ export const volumeErrorCodes = {
   InlineVolumeUnsupported: "FAILED_PRECONDITION",
   VolumeNotBound: "FAILED_PRECONDITION",
   PodReplaced: "FAILED_PRECONDITION",
+  PodTerminating: "FAILED_PRECONDITION",
   PodVolumeNotFound: "FAILED_PRECONDITION",
   VolumeAddressRefused: "FAILED_PRECONDITION",
   TargetParentMissing: "FAILED_PRECONDITION",

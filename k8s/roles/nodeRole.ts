@@ -9,6 +9,7 @@ import { Duration, Effect, Layer } from "effect"
 import type { KubeApi } from "../../effects/KubeApi.ts"
 import { PublishedVolumes } from "../../effects/publishedVolumes.ts"
 import { refreshPublishedVolumes } from "../../effects/refreshVolumes.ts"
+import { TargetLocks } from "../../effects/targetLocks.ts"
 import { EventRecorderKube } from "../../adapters/EventRecorderKube.ts"
 import { VolumeFsNode } from "../../adapters/VolumeFsNode.ts"
 import { makeNodeService } from "../../csi/nodeService.ts"
@@ -84,6 +85,8 @@ export const nodeRoleLayer = (config: NodeRoleConfig): Layer.Layer<never, unknow
     if (config.registration !== undefined) yield* registerWithKubelet(config.registration)
   })).pipe(
     Layer.provideMerge(VolumePublisherLive),
+    // One set of target locks for the CSI calls and the refresh loop alike.
+    Layer.provideMerge(TargetLocks.layer),
     Layer.provideMerge(PublishedVolumes.layerFiles(config.stateDir ?? defaultStateDir(config.csiEndpoint, config.nodeName))),
     Layer.provideMerge(VolumeFsNode.layer),
     Layer.provide(EventRecorderKube.layer({

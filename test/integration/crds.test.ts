@@ -209,6 +209,117 @@ test("kubectl explain shows the schema's descriptions", async () => {
   }
 })
 
+/** A field of a generated CRD schema: its description and the type kubectl explain prints for it. */
+const schemaField = (kind: string, path: ReadonlyArray<string>): { readonly description: string } => {
+  const crd = crdManifests().find((c) => c.spec.names.kind === kind)!
+  let node = crd.spec.versions[0]!.schema.openAPIV3Schema as { properties?: Record<string, unknown>; description?: string }
+  for (const name of path) {
+    const next = node.properties?.[name] as typeof node | undefined
+    assert.ok(next !== undefined, `${kind} has no field ${path.join(".")}`)
+    node = next
+  }
+  assert.ok(typeof node.description === "string" && node.description.length > 0, `${kind}.${path.join(".")} has a description`)
+  return { description: node.description }
+}
+
+const flatten = (text: string) => text.replace(/\s+/gu, " ").trim()
+
+// The fields of addressing beyond the upstream API (issue 10). The per-node override is an
+// annotation on the Node (listeners.stackable.tech/node-address), not a field: the
+// description of nodeAddressTypes names it.
+const addressingFields = [
+  { resource: "listenerclasses", kind: "ListenerClass", path: ["spec", "nodeAddressTypes"], type: "[]string", mentions: ["listeners.stackable.tech/node-address"] },
+  { resource: "listenerclasses", kind: "ListenerClass", path: ["spec", "nodeAddressSelection"], type: "string", mentions: ["OnePerFamily"] },
+  { resource: "listenerclasses", kind: "ListenerClass", path: ["spec", "hostnameTemplate"], type: "string", mentions: ["{listener}", "{ordinal}"] },
+  { resource: "listenerclasses", kind: "ListenerClass", path: ["spec", "hostnameAnnotation"], type: "string", mentions: ["external-dns"] },
+  { resource: "listeners", kind: "Listener", path: ["status", "nodePorts"], type: "map[string]integer", mentions: ["NodePortConflict", "re-created"] }
+] as const
+
+test("kubectl explain shows the description of every addressing field beyond upstream", async () => {
+  const problems: Array<string> = []
+  for (const field of addressingFields) {
+    const name = field.path[field.path.length - 1]!
+    const { description } = schemaField(field.kind, field.path)
+    for (const mention of field.mentions) {
+      if (!description.includes(mention)) problems.push(`${field.kind}.${field.path.join(".")}: the description does not mention ${mention}`)
+    }
+    const output = await eventually(async () => {
+      const result = await plane!.kubectl(["explain", `${field.resource}.${field.path.join(".")}`])
+      assert.equal(result.code, 0, result.stderr)
+      return result.stdout
+    }, 30_000)
+    if (!new RegExp(`^FIELD:\\s+${name}\\s+<${field.type.replace(/[[\]]/gu, "\\$&")}>`, "mu").test(output)) {
+      problems.push(`explain ${field.path.join(".")}: no "FIELD: ${name} <${field.type}>" line:\n${output}`)
+    }
+    // kubectl wraps and indents the text: compare with whitespace collapsed.
+    if (!flatten(output).includes(flatten(description))) problems.push(`explain ${field.path.join(".")} lacks the description:\n${output}`)
+
+    // The parent object lists the field with its type.
+    const parent = await plane!.kubectl(["explain", `${field.resource}.${field.path.slice(0, -1).join(".")}`])
+    assert.equal(parent.code, 0, parent.stderr)
+    if (!new RegExp(`^\\s+${name}\\s+<${field.type.replace(/[[\]]/gu, "\\$&")}>`, "mu").test(parent.stdout)) {
+      problems.push(`explain ${field.resource}.${field.path.slice(0, -1).join(".")} does not list ${name} <${field.type}>:\n${parent.stdout}`)
+    }
+  }
+  assert.deepEqual(problems, [])
+})
+
+/** A kubectl table as one record per row, cells cut at the header's column starts. */
+const tableOf = (stdout: string): Array<Record<string, string>> => {
+  const [header, ...rows] = stdout.trimEnd().split("\n")
+  const columns = [...header!.matchAll(/\S+/gu)].map((match) => ({ name: match[0], at: match.index }))
+  return rows.map((row) =>
+    Object.fromEntries(columns.map((column, i) => [column.name, row.slice(column.at, columns[i + 1]?.at ?? row.length).trim()]))
+  )
+}
+
+test("kubectl get -o wide shows the addressing values of a ListenerClass and of a Listener of it", async () => {
+  // kafka-brokers is a sample (examples/listenerclasses.yaml), created above.
+  const classes = await plane!.kubectl(["get", "listenerclass", "kafka-brokers", "-o", "wide"])
+  assert.equal(classes.code, 0, classes.stderr)
+  const [kafkaClass] = tableOf(classes.stdout)
+  const { AGE: classAge, ...classColumns } = kafkaClass!
+  assert.deepEqual(classColumns, {
+    NAME: "kafka-brokers",
+    TYPE: "NodePort",
+    PINNED: "false",
+    "NODE-LOSS-RECOVERY": "", // unset: server-side printing leaves the cell empty
+    "NODE-ADDRESSES": `["ExternalDNS","ExternalIP","InternalIP"]`,
+    "HOSTNAME-TEMPLATE": "{listener}.{namespace}.kafka.example.com"
+  }, classes.stdout)
+  assert.match(classAge!, /^[0-9]+[smh]/u)
+
+  // A Listener of that class as the controller reports it: the templated hostname with its
+  // remembered node port.
+  const listener = await run((api) =>
+    api.create(Kinds.Listener, {
+      apiVersion: "listeners.stackable.tech/v1alpha1",
+      kind: "Listener",
+      metadata: { name: "kafka-0", namespace: NAMESPACE },
+      spec: { className: "kafka-brokers", ports: [{ name: "kafka", port: 9092 }] }
+    }))
+  await run((api) =>
+    api.updateStatus(Kinds.Listener, {
+      ...listener,
+      status: {
+        serviceName: "kafka-0",
+        ingressAddresses: [{ address: "kafka-0.samples.kafka.example.com", addressType: "Hostname", ports: { kafka: 31092 } }],
+        nodePorts: { kafka: 31092 }
+      }
+    }))
+  const listeners = await plane!.kubectl(["get", "listener", "kafka-0", "-n", NAMESPACE, "-o", "wide"])
+  assert.equal(listeners.code, 0, listeners.stderr)
+  const [kafka] = tableOf(listeners.stdout)
+  const { AGE: listenerAge, ...listenerColumns } = kafka!
+  assert.deepEqual(listenerColumns, {
+    NAME: "kafka-0",
+    CLASS: "kafka-brokers",
+    SERVICE: "kafka-0",
+    ADDRESSES: "kafka-0.samples.kafka.example.com"
+  }, listeners.stdout)
+  assert.match(listenerAge!, /^[0-9]+[smh]/u)
+})
+
 test("kubectl get shows the printer columns", async () => {
   const listeners = await plane!.kubectl(["get", "listeners", "-n", NAMESPACE])
   assert.equal(listeners.code, 0, listeners.stderr)

@@ -51,6 +51,7 @@ test("every error tag maps to the SPEC §4 category", () => {
     [new V.InlineVolumeUnsupported({ volumeId: "v" }), status.FAILED_PRECONDITION],
     [new V.VolumeNotBound({ volumeId: "v", problem: "no claimRef" }), status.FAILED_PRECONDITION],
     [new V.PodReplaced({ namespace: "ns", pod: "p", expectedUid: "a", actualUid: "b" }), status.FAILED_PRECONDITION],
+    [new V.PodTerminating({ namespace: "ns", pod: "p", deletionTimestamp: "2025-01-01T00:00:00Z" }), status.FAILED_PRECONDITION],
     [new V.PodVolumeNotFound({ namespace: "ns", pod: "p", claim: "c" }), status.FAILED_PRECONDITION],
     [new V.VolumeAddressRefused({ namespace: "ns", listener: "l", field: "address", value: "../x", problem: "is bad" }), status.FAILED_PRECONDITION],
     [new UnsafeVolumeEntry({ field: "address", value: "../x", problem: "is not an IP address or DNS name" }), status.FAILED_PRECONDITION],

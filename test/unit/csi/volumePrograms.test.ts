@@ -4,6 +4,7 @@ import { status } from "@grpc/grpc-js"
 import { Effect, Layer } from "effect"
 import { EventRecorder } from "../../../effects/EventRecorder.ts"
 import { PublishedVolumes } from "../../../effects/publishedVolumes.ts"
+import { TargetLocks } from "../../../effects/targetLocks.ts"
 import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
 import { VolumeFsMemory } from "../../../adapters/VolumeFsMemory.ts"
 import { makeControllerService } from "../../../csi/controllerService.ts"
@@ -37,6 +38,7 @@ const examples: ReadonlyArray<VolumeError> = [
   new E.InlineVolumeUnsupported({ volumeId: "v" }),
   new E.VolumeNotBound({ volumeId: "v", problem: "no claimRef" }),
   new E.PodReplaced({ namespace: "ns", pod: "p", expectedUid: "a", actualUid: "b" }),
+  new E.PodTerminating({ namespace: "ns", pod: "p", deletionTimestamp: "2025-01-01T00:00:00Z" }),
   new E.PodVolumeNotFound({ namespace: "ns", pod: "p", claim: "c" }),
   new E.VolumeAddressRefused({ namespace: "ns", listener: "l", field: "address", value: "../x", problem: "is bad" }),
   new E.TargetParentMissing({ targetPath: "/p/mount", parent: "/p" }),
@@ -81,7 +83,7 @@ const withHandlers = <A>(
     return yield* body({ controller: controller.handlers, node: node.handlers })
   }).pipe(
     Effect.provide(Layer.mergeAll(VolumeProvisionerLive, VolumePublisherLive).pipe(
-      Layer.provideMerge(Layer.mergeAll(KubeApiMemory.layer(), VolumeFsMemory.layer, EventRecorder.layerNoop, PublishedVolumes.layerMemory))
+      Layer.provideMerge(Layer.mergeAll(KubeApiMemory.layer(), VolumeFsMemory.layer, EventRecorder.layerNoop, PublishedVolumes.layerMemory, TargetLocks.layer))
     )),
     Effect.runPromise
   )

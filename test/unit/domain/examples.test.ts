@@ -56,6 +56,16 @@ test("the full ListenerClass example keeps every field", () => {
   assert.deepEqual(listenerClass.spec.serviceOverrides, { spec: { ipFamilyPolicy: "PreferDualStack" } })
 })
 
+test("the addressing ListenerClass example keeps the fields beyond upstream", () => {
+  const manifests = manifestsOf(join(examplesDir, "listenerclasses.yaml"))
+  const kafka = manifests.find((m) => m.metadata?.["name"] === "kafka-brokers")!
+  const listenerClass = expectSuccess(DecodeResult.ListenerClass(asStored(kafka)))
+  assert.deepEqual(listenerClass.spec.nodeAddressTypes, ["ExternalDNS", "ExternalIP", "InternalIP"])
+  assert.equal(listenerClass.spec.nodeAddressSelection, "OnePerFamily")
+  assert.equal(listenerClass.spec.hostnameTemplate, "{listener}.{namespace}.kafka.example.com")
+  assert.equal(listenerClass.spec.hostnameAnnotation, "external-dns.alpha.kubernetes.io/hostname")
+})
+
 test("every invalid manifest is refused at the field its comment names", () => {
   const files = yamlFiles(join(examplesDir, "invalid"))
   assert.ok(files.length >= 10, `only ${files.length} invalid examples`)

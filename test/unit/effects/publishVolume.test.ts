@@ -513,6 +513,30 @@ test("the kubelet mounts for a Pod uid that is no longer the live Pod's → PodR
     assert.equal(pending._tag, "ListenerAddressesNotReady")
   })))
 
+test("a Pod being deleted gets nothing published → PodTerminating: an existing tree stays as it is, no new one is made", () =>
+  runInCluster(Effect.gen(function*() {
+    yield* seedClassVolume
+    yield* Effect.flip(publishVolume(classVolume())) // creates the Listener; no node ports yet
+    yield* nodePortsReady
+    yield* publishVolume(classVolume())
+    const before = yield* snapshotTree(TARGET)
+    const api = yield* KubeApi
+    // A graceful delete: the Pod keeps running (deletionTimestamp set) while its containers stop.
+    yield* api.delete(Kinds.Pod, { namespace: NAMESPACE, name: "web-0" })
+    yield* setListenerStatus("data-web-0", { nodePorts: { http: 31080, "port-9090": 31090 } })
+    const cluster = yield* KubeApiMemory
+    cluster.requests.reset()
+
+    yield* expectFailure(classVolume(), "PodTerminating", "FAILED_PRECONDITION", /Pod default\/web-0 is being deleted \(deletionTimestamp /)
+    assert.deepEqual(yield* snapshotTree(TARGET), before, "the running containers keep the tree they have")
+    assert.equal(cluster.requests.writes(), 0, "no label, PodListeners or Event for a Pod on its way out")
+
+    const fresh = `${ROOT}/pvc-1/second`
+    yield* Effect.flip(publishVolume(classVolume({ targetPath: fresh })))
+    const fs = yield* VolumeFs
+    assert.equal(yield* fs.entryType(fresh), undefined, "no new target for a terminating Pod")
+  })))
+
 test("a changed PVC label is applied to the per-volume Listener on the next publish", () =>
   runInCluster(Effect.gen(function*() {
     yield* seedClassVolume
@@ -590,7 +614,14 @@ test("each waiting reason names what is missing and what unblocks it; failures t
     yield* nodePortsReady
     const noAddress = yield* reasonsAfter(classVolume())
     assert.deepEqual(noAddress.map((e) => e.reason), ["NodeAddressUnusable", "NodeAddressUnusable"])
-    assert.match(noAddress[0]!.note, /node node-1 has no ExternalIP, InternalIP or Hostname address; give the Node/)
+    assert.match(noAddress[0]!.note, /node node-1 has no ExternalIP, InternalIP or Hostname address; give the Node an address of type ExternalIP, InternalIP or Hostname \(.*\), set the Node's listeners\.stackable\.tech\/node-address annotation/)
+    // With the class's own address types, the note names those.
+    const pinnedClass = yield* api.get(Kinds.ListenerClass, { name: CLASS.pinned })
+    yield* api.update(Kinds.ListenerClass, { ...pinnedClass, spec: { ...(pinnedClass["spec"] as object), nodeAddressTypes: ["ExternalDNS"] } })
+    yield* api.updateStatus(Kinds.Node, { ...(yield* api.get(Kinds.Node, { name: "node-1" })), status: { addresses: [{ type: "InternalIP", address: "10.0.0.1" }] } })
+    const noTypedAddress = yield* reasonsAfter(classVolume())
+    assert.deepEqual(noTypedAddress.map((e) => e.reason), ["NodeAddressUnusable", "NodeAddressUnusable"])
+    assert.match(noTypedAddress[0]!.note, /node node-1 has no usable address of the class's nodeAddressTypes \(ExternalDNS\); give the Node an address of type ExternalDNS \(the spec\.nodeAddressTypes of ListenerClass nodeport-pinned, in this order\), set the Node's listeners\.stackable\.tech\/node-address annotation/)
 
     assert.match(noAddress[0]!.note, /give the Node an address of type ExternalIP, InternalIP or Hostname \(ListenerClass nodeport-pinned sets no spec.nodeAddressTypes/)
 

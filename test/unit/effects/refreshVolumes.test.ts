@@ -9,6 +9,7 @@ import { VolumePublisherLive } from "../../../csi/volumePrograms.ts"
 import { KubeApi } from "../../../effects/KubeApi.ts"
 import { PublishedVolumes } from "../../../effects/publishedVolumes.ts"
 import { refreshPublishedVolumes } from "../../../effects/refreshVolumes.ts"
+import { TargetLocks } from "../../../effects/targetLocks.ts"
 import { VolumeFs } from "../../../effects/VolumeFs.ts"
 import { CLASS, createListener, createPod, createVolume, NAMESPACE, podContext, seedCluster, setListenerStatus } from "./volumeFixtures.ts"
 import { runInCluster, snapshotTree } from "./volumeTestLayer.ts"
@@ -41,8 +42,8 @@ const published = Effect.gen(function*() {
   yield* publisher.publish(request)
 })
 
-const run = <A, E>(effect: Effect.Effect<A, E, KubeApi | KubeApiMemory | VolumeFs | VolumePublisher | PublishedVolumes | import("../../../effects/EventRecorder.ts").EventRecorder>) =>
-  runInCluster(effect.pipe(Effect.provide(Layer.provideMerge(VolumePublisherLive, PublishedVolumes.layerMemory))))
+const run = <A, E>(effect: Effect.Effect<A, E, KubeApi | KubeApiMemory | VolumeFs | VolumePublisher | PublishedVolumes | TargetLocks | import("../../../effects/EventRecorder.ts").EventRecorder>) =>
+  runInCluster(effect.pipe(Effect.provide(Layer.provideMerge(VolumePublisherLive, Layer.merge(PublishedVolumes.layerMemory, TargetLocks.layer)))))
 
 const addressIn = (tree: Record<string, string>) => tree["default-address"]
 
@@ -90,4 +91,19 @@ test("unpublishing forgets the volume", () =>
     yield* publisher.unpublish({ volumeId: "pvc-2", targetPath: TARGET })
     const registry = yield* PublishedVolumes
     assert.deepEqual(yield* registry.all, [])
+  })))
+
+test("a Pod being deleted is not refreshed: its tree stays for the stopping containers, the record is forgotten", () =>
+  run(Effect.gen(function*() {
+    yield* published
+    const api = yield* KubeApi
+    // Graceful: the Pod's containers are stopping; the kubelet will unpublish the volume after.
+    yield* api.delete(Kinds.Pod, { namespace: NAMESPACE, name: "web-1" })
+    yield* setListenerStatus("shared", lb("192.0.2.9"))
+    const before = yield* snapshotTree(TARGET)
+    assert.deepEqual(yield* refreshPublishedVolumes("node-2"), { checked: 1, republished: 0, forgotten: 1 })
+    assert.deepEqual(yield* snapshotTree(TARGET), before, "the old tree, untouched")
+    assert.equal(addressIn(before), "-> addresses/192.0.2.1")
+    const registry = yield* PublishedVolumes
+    assert.deepEqual(yield* registry.all, [], "later passes leave the target alone")
   })))

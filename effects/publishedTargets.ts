@@ -1,0 +1,45 @@
+/**
+ * NodePublishVolume and NodeUnpublishVolume as the node plugin runs them: each holds the
+ * lock of its target path (targetLocks.ts) for the whole call, and keeps the record of
+ * published volumes (publishedVolumes.ts) that the address refresh works from in step with
+ * the target. The refresh (refreshVolumes.ts) takes the same lock, so a target and its
+ * record change only in one of these three places at a time.
+ */
+import { Effect } from "effect"
+import type { EventRecorder } from "./EventRecorder.ts"
+import type { KubeApi } from "./KubeApi.ts"
+import { PublishedVolumes } from "./publishedVolumes.ts"
+import { publishVolume } from "./publishVolume.ts"
+import type { PublishedVolume, PublishVolumeError, PublishVolumeRequest } from "./publishVolume.ts"
+import { TargetLocks } from "./targetLocks.ts"
+import { unpublishVolume } from "./unpublishVolume.ts"
+import type { UnpublishVolumeRequest } from "./unpublishVolume.ts"
+import type { VolumeFs } from "./VolumeFs.ts"
+import type { VolumeTreeWriteFailed } from "./volumeErrors.ts"
+
+/** Publish, then remember the volume for the address refresh. */
+export const publishAndRemember = (
+  request: PublishVolumeRequest
+): Effect.Effect<PublishedVolume, PublishVolumeError, KubeApi | VolumeFs | EventRecorder | PublishedVolumes | TargetLocks> =>
+  Effect.gen(function*() {
+    const locks = yield* TargetLocks
+    const registry = yield* PublishedVolumes
+    return yield* locks.withTarget(request.targetPath)(Effect.gen(function*() {
+      const published = yield* publishVolume(request)
+      yield* registry.record({ request, listener: published.listener, addresses: published.addresses })
+      return published
+    }))
+  })
+
+/**
+ * Forget the volume, then remove its target. Forgotten first: should the removal fail, the
+ * kubelet retries the unpublish, and meanwhile no refresh re-writes a target being removed.
+ */
+export const unpublishAndForget = (
+  request: UnpublishVolumeRequest
+): Effect.Effect<void, VolumeTreeWriteFailed, VolumeFs | PublishedVolumes | TargetLocks> =>
+  Effect.gen(function*() {
+    const locks = yield* TargetLocks
+    const registry = yield* PublishedVolumes
+    yield* locks.withTarget(request.targetPath)(Effect.andThen(registry.forget(request.targetPath), unpublishVolume(request)))
+  })
