@@ -72,7 +72,8 @@ const str = (entries: Entries | undefined, key: string): string | undefined =>
  */
 const readDocument = async (path: string): Promise<Entries | null> => {
   const text = readFileSync(path, "utf8")
-  return (text.trimStart().startsWith("{") ? JSON.parse(text) : (await import("yaml")).parse(text)) as Entries | null
+  // `.default`: what a CommonJS package is when imported, under Node, Deno and in the bundle.
+  return (text.trimStart().startsWith("{") ? JSON.parse(text) : (await import("yaml")).default.parse(text)) as Entries | null
 }
 
 /** A kubeconfig file's current context, or undefined when it needs client-node. */

@@ -8,9 +8,11 @@
 // no HTTP framework or WebSocket stack (the probes are plain node:http). Measured effect:
 // docs/performance.md.
 import assert from "node:assert/strict"
-import { readFileSync } from "node:fs"
+import { spawnSync } from "node:child_process"
+import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { test } from "node:test"
+import { withTempDir } from "../unit/withTempDir.ts"
 
 interface Output {
   readonly imports?: ReadonlyArray<{ readonly path: string; readonly kind: string; readonly external?: boolean }>
@@ -79,3 +81,29 @@ test("`run controller` serves CSI without a gRPC library and probes without an H
     assert.deepEqual([...loaded].filter((file) => file.includes(forbidden)), [], `run controller must not load ${forbidden}`)
   }
 })
+
+test("the compiled node role reads a YAML and a JSON kubeconfig (each loaded on demand) and serves CSI", () =>
+  withTempDir("bundle-kubeconfig-", async (dir) => {
+    const config = {
+      apiVersion: "v1",
+      kind: "Config",
+      "current-context": "c",
+      contexts: [{ name: "c", context: { cluster: "c", user: "u" } }],
+      clusters: [{ name: "c", cluster: { server: "https://127.0.0.1:1", "insecure-skip-tls-verify": true } }],
+      users: [{ name: "u", user: { token: "x" } }]
+    }
+    const yaml = ["apiVersion: v1", "kind: Config", "current-context: c", "contexts: [{name: c, context: {cluster: c, user: u}}]",
+      "clusters: [{name: c, cluster: {server: \"https://127.0.0.1:1\", insecure-skip-tls-verify: true}}]", "users: [{name: u, user: {token: x}}]", ""].join("\n")
+    for (const [name, text] of [["kubeconfig.yaml", yaml], ["kubeconfig.json", JSON.stringify(config)]] as const) {
+      writeFileSync(join(dir, name), text)
+      const run = spawnSync(process.execPath, [join(dist, "main.js"), "run", "node", "--node-name", "n", "--metrics-port", "0", "--log-format", "text"], {
+        encoding: "utf8",
+        timeout: 6000,
+        env: { ...process.env, KUBECONFIG: join(dir, name), CSI_ENDPOINT: join(dir, `${name}.sock`) }
+      })
+      const output = run.stdout + run.stderr
+      assert.doesNotMatch(output, /cannot load kubeconfig/u, `${name}: ${output}`)
+      assert.match(output, /cannot be reached yet: .*ECONNREFUSED 127\.0\.0\.1:1/u, `${name}: the client was made from it`)
+      assert.match(output, /CSI endpoint ready/u, `${name}: ${output}`)
+    }
+  }))
