@@ -34,10 +34,13 @@ export interface FaultPlane {
   stop(): Promise<void>;
 }
 
-/** With `controllerManager`, garbage collection runs too (the Services of deleted Listeners go). */
-export async function startFaultPlane(options: { readonly controllerManager?: boolean; readonly log?: (line: string) => void } = {}): Promise<FaultPlane> {
+/** With `controllerManager`, garbage collection runs too (the Services of deleted Listeners go); with `auditLog`, the API server logs every write (who, what, when). */
+export async function startFaultPlane(
+  options: { readonly controllerManager?: boolean; readonly auditLog?: boolean; readonly log?: (line: string) => void } = {}
+): Promise<FaultPlane> {
   const plane = await startControlPlane({
     ...(options.controllerManager === true ? { controllerManager: true } : {}),
+    ...(options.auditLog === true ? { auditLog: true } : {}),
     ...(options.log !== undefined ? { log: options.log } : {})
   });
   const dir = await mkdtemp(join(tmpdir(), "faults-"));
