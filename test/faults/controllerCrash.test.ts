@@ -11,6 +11,7 @@ import {
   apiRequests,
   awaitConverged,
   convergence,
+  convergenceNow,
   createListeners,
   listenerCount,
   metricSum,
@@ -72,7 +73,7 @@ describe("controller crashes and leader failover mid-burst", { timeout: 900_000 
   test("leader SIGKILLed mid-burst: the standby reconciles what was left; each Service and status written once, by one replica", async () => {
     const count = listenerCount();
     // The crash test's Listeners (if it ran) are converged already.
-    const existing = (await convergence(world.kube)).listeners;
+    const existing = (await convergenceNow(world.kube)).listeners;
     // Both replicas use the same SSA field manager (they must: a Service applied by one and
     // re-applied by the other has to stay owned by one manager, or fields one of them drops
     // would never be pruned). What tells them apart is their identity at the API server:

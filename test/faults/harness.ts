@@ -172,6 +172,10 @@ export async function convergence(kube: KubeClient): Promise<Convergence> {
   };
 }
 
+/** What the API server holds now, retried while it cannot answer yet (e.g. 429 while its caches initialise). */
+export const convergenceNow = (kube: KubeClient): Promise<Convergence> =>
+  eventually("Listeners and Services listed", () => convergence(kube), { timeoutMs: 60_000, intervalMs: 250 });
+
 /** Waits until `expected` Listeners are all addressed; returns the milliseconds it took. */
 export async function awaitConverged(kube: KubeClient, expected: number, timeoutMs = 300_000): Promise<{ ms: number; state: Convergence }> {
   const started = Date.now();
