@@ -3,13 +3,13 @@
 // See docs/envtest.md for the flags and why.
 import { spawn } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { request as httpsRequest } from "node:https";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { binDir as findBinDir, binary } from "./binDir.ts";
-import { makePlaneCerts, type KeyPair } from "./certs.ts";
+import { makeLeaf, makePlaneCerts, type KeyPair } from "./certs.ts";
 import { KubeClient } from "./kubeClient.ts";
 import { freePorts } from "./ports.ts";
 import { onEmergency, spawnTracked, type TrackedProcess } from "./processes.ts";
@@ -34,7 +34,44 @@ export interface ControlPlaneOptions {
   address?: string;
   /** kube-controller-manager controllers run in addition to CONTROLLERS. */
   extraControllers?: readonly string[];
+  /**
+   * Write an audit log (JSON lines, `<dir>/audit.log`, level Metadata, stage
+   * ResponseComplete) of every write: who (user, user agent), what (verb, resource,
+   * subresource, namespace, name), when, and with which response code. Read it with
+   * `auditEvents()`. Off by default: it costs the API server time on every write.
+   */
+  auditLog?: boolean;
 }
+
+/** One entry of the audit log (the fields tests read; see k8s.io/apiserver/pkg/apis/audit). */
+export interface AuditEvent {
+  readonly verb: string;
+  readonly user: { readonly username: string; readonly groups?: readonly string[] };
+  readonly userAgent?: string;
+  readonly objectRef?: {
+    readonly resource?: string;
+    readonly subresource?: string;
+    readonly namespace?: string;
+    readonly name?: string;
+    readonly apiGroup?: string;
+  };
+  readonly responseStatus?: { readonly code?: number };
+  /** RFC 3339 with microseconds. */
+  readonly requestReceivedTimestamp: string;
+  readonly stageTimestamp: string;
+}
+
+/** Audit policy of `auditLog`: writes only, metadata only, once each (when answered). */
+const AUDIT_POLICY = [
+  "apiVersion: audit.k8s.io/v1",
+  "kind: Policy",
+  "omitStages: [RequestReceived]",
+  "rules:",
+  "  - level: None",
+  "    verbs: [get, list, watch]",
+  "  - level: Metadata",
+  "",
+].join("\n");
 
 export interface ControlPlane {
   readonly server: string; // https://127.0.0.1:<port>
@@ -57,6 +94,14 @@ export interface ControlPlane {
   restart(component: "kube-apiserver" | "etcd", downMs: number): Promise<void>;
   /** Compact etcd's history up to its current revision: watches from older resourceVersions get 410 Gone. */
   compactEtcd(): Promise<void>;
+  /**
+   * A kubeconfig file for a client of its own identity: a new client certificate with
+   * common name `user` (the user name the API server and its audit log see) and `groups`
+   * as organizations (e.g. `system:masters`). Resolves with the file's path.
+   */
+  clientKubeconfig(user: string, groups: readonly string[]): Promise<string>;
+  /** The entries of the audit log so far (`auditLog` must be set). */
+  auditEvents(): Promise<AuditEvent[]>;
   /** Idempotent; kills all processes, waits for them, removes dir. */
   stop(): Promise<void>;
 }
@@ -255,6 +300,8 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       const etcd = start("etcd", binary("etcd", bin), etcdArgs);
       server = `https://${address}:${apiPort}`;
       const certs = await certsPromise;
+      const auditPolicyPath = join(dir, "audit-policy.yaml");
+      if (opts.auditLog === true) await writeFile(auditPolicyPath, AUDIT_POLICY);
       const disabledAdmission = ["TaintNodesByCondition", ...(opts.controllerManager === true ? [] : ["ServiceAccount"])];
       const apiserverArgs = [
         `--etcd-servers=${etcdUrl}`,
@@ -280,6 +327,14 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
             `--kubelet-client-certificate=${certs.admin.certPath}`,
             `--kubelet-client-key=${certs.admin.keyPath}`,
           ]),
+        ...(opts.auditLog === true
+          ? [
+            `--audit-policy-file=${auditPolicyPath}`,
+            `--audit-log-path=${join(dir, "audit.log")}`,
+            "--audit-log-format=json",
+            "--audit-log-mode=blocking",
+          ]
+          : []),
         "--profiling=false",
       ];
       const apiserver = start("kube-apiserver", binary("kube-apiserver", bin), apiserverArgs);
@@ -437,6 +492,28 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       log(`etcd compacted up to revision ${revision}`);
     };
 
+    let clients = 0;
+    const clientKubeconfig = async (user: string, groups: readonly string[]): Promise<string> => {
+      const name = `client-${++clients}`;
+      const pair = await makeLeaf(pki, name, certs.clientCa, { cn: user, organizations: groups, usage: "client" });
+      const path = join(dir, `${name}.kubeconfig`);
+      await writeFile(path, kubeconfig(server, certs.serverCa.certPem, pair), { mode: 0o600 });
+      return path;
+    };
+
+    const auditEvents = async (): Promise<AuditEvent[]> => {
+      if (opts.auditLog !== true) throw new Error("auditEvents() needs startControlPlane({ auditLog: true })");
+      const text = await readFile(join(dir, "audit.log"), "utf8").catch(() => "");
+      // The last line may be in the middle of being written.
+      return text.split("\n").flatMap((line) => {
+        try {
+          return line === "" ? [] : [JSON.parse(line) as AuditEvent];
+        } catch {
+          return [];
+        }
+      });
+    };
+
     return {
       server,
       kubeconfigPath,
@@ -449,6 +526,8 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       metrics,
       restart,
       compactEtcd,
+      clientKubeconfig,
+      auditEvents,
       stop,
     };
   } catch (e) {

@@ -6,14 +6,15 @@
 //      load-balancer ingress values written through the real API server.
 // Invariants: neither process ever exits; every refusal carries a CSI code a caller can act
 // on, and INVALID_ARGUMENT names a field of the request; nothing is written or removed
-// outside the target paths (the test snapshots the directory that holds the kubelet dir,
-// the sockets and a decoy "outside" tree); every Listener the API server accepted ends up
+// but the targets of accepted publishes and unpublishes (the test snapshots the directory
+// that holds the kubelet dir — Pod directories full of what the kubelet keeps there
+// included —, the sockets and a decoy "outside" tree); every Listener the API server accepted ends up
 // with a Ready condition, and every address it publishes is an IP or a DNS name.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
 import fc from "fast-check";
 import { status as grpcStatus } from "@grpc/grpc-js";
@@ -23,7 +24,7 @@ import { connectCsi, CsiCallError, type CsiClient } from "../envtest/csiClient.t
 import { createFakeNode, type NodeAddress } from "../envtest/fakeNodes.ts";
 import { eventually, KubeError, type KubeObject } from "../envtest/kubeClient.ts";
 import { spawnTracked, type TrackedProcess } from "../envtest/processes.ts";
-import { apiCase, csiCase, type ApiCase, type CsiCase } from "./fuzzInputs.ts";
+import { apiCase, csiCase, KNOWN_PODS, KNOWN_VOLUMES, type ApiCase, type CsiCase } from "./fuzzInputs.ts";
 import { CLASS, NS, spawnController, startFaultPlane, type ControllerProcess, type FaultPlane } from "./harness.ts";
 import { report } from "./report.ts";
 
@@ -112,6 +113,25 @@ describe("hostile and malformed input, fuzzed", { timeout: 1_800_000 }, () => {
     await writeFile(join(podsDir, "sentinel-pod", "volumes", "kubernetes.io~csi", "pv", "mount", "address"), "198.51.100.1");
     await mkdir(join(world.dir, "kubelet", "plugins"), { recursive: true });
     await writeFile(join(world.dir, "kubelet", "plugins", "keep"), "plugin state\n");
+    // Pod directories the fuzzer publishes into, holding what the kubelet keeps there: each
+    // file and directory in them must be left as it is (only accepted targets may change).
+    for (const pod of KNOWN_PODS) {
+      const dir = join(podsDir, `f-${pod}`);
+      await mkdir(join(dir, "containers", "app"), { recursive: true });
+      await writeFile(join(dir, "containers", "app", "0"), "container log\n");
+      await writeFile(join(dir, "etc-hosts"), `hosts of ${pod}\n`);
+      await mkdir(join(dir, "plugins", "kubernetes.io~empty-dir", "cache"), { recursive: true });
+      await writeFile(join(dir, "plugins", "kubernetes.io~empty-dir", "cache", "ready"), "");
+      await mkdir(join(dir, "volumes", "kubernetes.io~empty-dir", "cache"), { recursive: true });
+      await writeFile(join(dir, "volumes", "kubernetes.io~empty-dir", "cache", "data"), "cached\n");
+      await mkdir(join(dir, "volumes", "kubernetes.io~csi", "decoy", "mount"), { recursive: true });
+      await writeFile(join(dir, "volumes", "kubernetes.io~csi", "decoy", "mount", "address"), "198.51.100.2");
+      await writeFile(join(dir, "volumes", "kubernetes.io~csi", "decoy", "vol_data.json"), "{\"driverName\":\"other\"}\n");
+      for (const volume of KNOWN_VOLUMES) {
+        await mkdir(join(dir, "volumes", "kubernetes.io~csi", volume), { recursive: true });
+        await writeFile(join(dir, "volumes", "kubernetes.io~csi", volume, "vol_data.json"), `{"volumeHandle":"pv-fuzz-0","specVolID":"${volume}"}\n`);
+      }
+    }
 
     controller = await spawnController(world, "fuzz-controller");
     nodePlugin = spawnTracked({
@@ -148,22 +168,40 @@ describe("hostile and malformed input, fuzzed", { timeout: 1_800_000 }, () => {
   });
 
   test(`${CSI_RUNS} random CSI requests at both sockets: right codes naming fields, nothing touched outside target paths, no crash`, async () => {
-    // Target paths the fuzzer may publish to live below <pods>/f-…; their staging siblings
-    // (.f-….publishing) beside them. Everything else under the world dir must not change.
-    const mutable = (path: string) =>
-      /^kubelet\/pods\/\.?f-/u.test(path) || path.startsWith("published-volumes") || path.endsWith(".log") || path.endsWith(".sock");
-    const before = snapshot(world.dir, mutable);
+    // Nothing below the test dir may change but the targets of accepted publishes and
+    // unpublishes (with everything in them) and the staging siblings the driver documents
+    // beside a target (`.<name>.publishing`, `.<name>.retired`; none may be left at the end).
+    // Exempt besides: the plugin's own state (`published-volumes/`), the logs and sockets at
+    // the top, and the parent directories this test creates as the kubelet would.
+    const exempt = (path: string) => path.startsWith("published-volumes/") || path === "published-volumes" || /^[^/]+\.(log|sock)$/u.test(path);
+    const before = snapshot(world.dir, exempt);
     const outcomes: Record<string, number> = {};
     const count = (key: string) => { outcomes[key] = (outcomes[key] ?? 0) + 1; };
+    const relativeToWorld = (path: string) => relative(world.dir, path);
+    /** Accepted targets (relative to the test dir) and the last call that went through for each. */
+    const accepted = new Map<string, "NodePublishVolume" | "NodeUnpublishVolume">();
+    /** Directories this test created as the kubelet (parents of targets). */
+    const createdByKubelet = new Set<string>();
 
     // The kubelet creates a target's parent directory before NodePublishVolume; so does this
     // test for targets of the kubelet's shape (other targets' parents are left missing).
-    const kubeletShape = new RegExp(`^${podsDir.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")}/f-[^/\0]+/volumes/kubernetes\\.io~csi/[^/\0]+/mount$`, "u");
+    const kubeletShape = new RegExp(`^${podsDir.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")}/f-[^/\0]+/volumes/kubernetes\\.io~csi/(?!\\.\\.?/)[^/\0]+/mount$`, "u");
     await fc.assert(fc.asyncProperty(csiCase(podsDir, outsideDir, goodContext), async ({ service, method, request }: CsiCase) => {
       const target = request["target_path"];
-      if (method === "NodePublishVolume" && typeof target === "string" && kubeletShape.test(target)) await mkdir(dirname(target), { recursive: true });
+      if (method === "NodePublishVolume" && typeof target === "string" && kubeletShape.test(target)) {
+        const first = await mkdir(dirname(target), { recursive: true });
+        if (first !== undefined) {
+          for (let dir = dirname(target); dir.length >= first.length; dir = dirname(dir)) createdByKubelet.add(relativeToWorld(dir));
+        }
+      }
       const answer = await sockets[service].call(service, method, request, 20_000).then(() => "OK", (error: unknown) => error);
-      if (answer === "OK") return count(`${method} OK`);
+      if (answer === "OK") {
+        if (method === "NodePublishVolume" || method === "NodeUnpublishVolume") {
+          assert.ok(typeof target === "string" && kubeletShape.test(target), `${method} accepted a target outside the kubelet's shape: ${JSON.stringify(target)}`);
+          accepted.set(relativeToWorld(target), method);
+        }
+        return count(`${method} OK`);
+      }
       assert.ok(answer instanceof CsiCallError, `${method}: ${String(answer)}`);
       count(`${method} ${answer.codeName}`);
       assert.ok(ACCEPTABLE_CODES.has(answer.code), `${method} answered ${answer.codeName}: ${answer.details}\nrequest: ${JSON.stringify(request)}`);
@@ -177,13 +215,44 @@ describe("hostile and malformed input, fuzzed", { timeout: 1_800_000 }, () => {
 
     assert.ok(nodePlugin.running(), `the node plugin exited:\n${nodePlugin.logTail()}`);
     assert.ok(controller.proc.running(), `the controller exited:\n${controller.proc.logTail()}`);
-    const afterwards = snapshot(world.dir, mutable);
+    const afterwards = snapshot(world.dir, exempt);
+    const targets = [...accepted.keys()];
+    const siblings = targets.flatMap((target) => [join(dirname(target), `.${basename(target)}.publishing`), join(dirname(target), `.${basename(target)}.retired`)]);
+    const within = (path: string, roots: readonly string[]) => roots.some((root) => path === root || path.startsWith(`${root}/`));
     const changed = [...new Set([...before.keys(), ...afterwards.keys()])].filter((path) => before.get(path) !== afterwards.get(path));
-    assert.deepEqual(changed, [], "paths outside the target paths changed");
+    const outsideTargets = changed.filter((path) =>
+      !within(path, targets) && !within(path, siblings) && !(createdByKubelet.has(path) && !before.has(path) && afterwards.get(path) === "dir"));
+    assert.deepEqual(outsideTargets.map((path) => `${path}: ${before.get(path) ?? "absent"} -> ${afterwards.get(path) ?? "absent"}`), [],
+      "paths other than accepted targets changed");
+    // And each accepted target is what its last accepted call left: a published tree, or nothing.
+    for (const [target, last] of accepted) {
+      if (last === "NodePublishVolume") {
+        assert.equal(afterwards.get(target), "dir", `${target} was published last`);
+        assert.match(afterwards.get(`${target}/..data`) ?? "", /^link \.\.v[0-9]+$/u, `${target}/..data`);
+        assert.equal(afterwards.get(`${target}/default-address`), "link ..data/default-address", `${target}/default-address`);
+      } else {
+        assert.deepEqual([...afterwards.keys()].filter((path) => within(path, [target])), [], `${target} was unpublished last`);
+      }
+    }
+    const leftovers = [...afterwards.keys()].filter((path) => /(^|\/)\.[^/]+\.(publishing|retired)$/u.test(path));
+    assert.deepEqual(leftovers, [], "staging directories left behind");
     assert.equal(readFileSync(join(outsideDir, "keep", "precious"), "utf8"), "do not touch\n");
+    for (const pod of KNOWN_PODS) {
+      assert.equal(readFileSync(join(podsDir, `f-${pod}`, "etc-hosts"), "utf8"), `hosts of ${pod}\n`);
+    }
     assert.ok((outcomes["NodePublishVolume OK"] ?? 0) > 0, `some publishes went through: ${JSON.stringify(outcomes)}`);
     assert.ok((outcomes["NodePublishVolume InvalidArgument"] ?? 0) > 0, `some publishes were refused: ${JSON.stringify(outcomes)}`);
-    report("fuzz.csi", { cases: CSI_RUNS, seed: SEED, outcomes, pathsCheckedOutsideTargets: afterwards.size });
+    const published = [...accepted.values()].filter((last) => last === "NodePublishVolume").length;
+    assert.ok(published > 0 && published < accepted.size, `some targets were left published (${published}), some unpublished (${accepted.size - published})`);
+    report("fuzz.csi", {
+      cases: CSI_RUNS,
+      seed: SEED,
+      outcomes,
+      acceptedTargets: accepted.size,
+      leftPublished: published,
+      pathsUnchanged: [...afterwards.keys()].filter((path) => before.get(path) === afterwards.get(path)).length,
+      pathsInKnownPodsUnchanged: [...afterwards.keys()].filter((path) => /^kubelet\/pods\/f-p[0-9]\//u.test(path) && before.get(path) === afterwards.get(path)).length
+    });
   });
 
   test(`${API_RUNS} random ListenerClasses, Listeners, Node addresses and load-balancer ingresses: refused at admission or reported on status`, async () => {

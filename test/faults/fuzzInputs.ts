@@ -19,13 +19,37 @@ export const nastyString = (): fc.Arbitrary<string> =>
 const segment = fc.stringMatching(/^[a-z0-9][a-z0-9.~_-]{0,20}$/);
 
 /**
- * Target paths: the kubelet's own shape below `<pods>/f-…` (published for real), weird
- * paths there (`..`, `//`, NUL, overlong segments), and paths anywhere else on the
- * machine — all of which must be refused, never written or removed.
+ * Pod directories `<pods>/f-<pod>` the test fills beforehand with what the kubelet keeps
+ * there (other volumes, `vol_data.json` beside a CSI volume's `mount`, container dirs):
+ * publishes and unpublishes go to them often, so the rest of a Pod directory is put to
+ * the test, and to new ones.
+ */
+export const KNOWN_PODS = ["p1", "p2", "p3"] as const;
+/** Volume names used often, so publishes and unpublishes meet at the same targets. */
+export const KNOWN_VOLUMES = ["v1", "v2"] as const;
+const podName = fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...KNOWN_PODS) }, { weight: 1, arbitrary: segment });
+const volumeName = fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...KNOWN_VOLUMES) }, { weight: 1, arbitrary: segment });
+/** A target of the kubelet's own shape: `<pods>/f-<pod>/volumes/kubernetes.io~csi/<volume>/mount`. */
+export const kubeletTarget = (podsDir: string): fc.Arbitrary<string> =>
+  fc.tuple(podName, volumeName).map(([pod, pv]) => `${podsDir}/f-${pod}/volumes/kubernetes.io~csi/${pv}/mount`);
+/** Paths inside a Pod directory the kubelet owns, not a volume's `mount`: never to be touched. */
+const podInnards = fc.constantFrom(
+  "", "/", "/volumes", "/volumes/kubernetes.io~csi", "/volumes/kubernetes.io~csi/v1", "/volumes/kubernetes.io~csi/v1/vol_data.json",
+  "/volumes/kubernetes.io~csi/v1/mount/..", "/volumes/kubernetes.io~csi/v1/mount/addresses", "/volumes/kubernetes.io~csi/v1/mount/..data",
+  "/volumes/kubernetes.io~csi/v1/.mount.publishing", "/volumes/kubernetes.io~empty-dir/cache", "/etc-hosts", "/containers/app", "/plugins",
+  "/volumes/kubernetes.io~csi/v1/mount/../../v2/mount", "/volumes/kubernetes.io~csi/decoy/mount/address"
+);
+
+/**
+ * Target paths: the kubelet's own shape below `<pods>/f-…` (published for real), other
+ * paths inside those Pod directories, weird paths there (`..`, `//`, NUL, overlong
+ * segments), and paths anywhere else on the machine — all of which must be refused,
+ * never written or removed.
  */
 export const targetPath = (podsDir: string, outsideDir: string): fc.Arbitrary<string> =>
   fc.oneof(
-    { weight: 4, arbitrary: fc.tuple(segment, segment).map(([pod, pv]) => `${podsDir}/f-${pod}/volumes/kubernetes.io~csi/${pv}/mount`) },
+    { weight: 4, arbitrary: kubeletTarget(podsDir) },
+    { weight: 2, arbitrary: fc.tuple(podName, podInnards).map(([pod, inner]) => `${podsDir}/f-${pod}${inner}`) },
     { weight: 2, arbitrary: nastyString().map((tail) => `${podsDir}/f-${tail}`) },
     { weight: 1, arbitrary: fc.array(fc.oneof(segment, fc.constantFrom("..", ".", "", "x".repeat(300))), { minLength: 1, maxLength: 6 }).map((parts) => `${podsDir}/f-${parts.join("/")}`) },
     { weight: 2, arbitrary: fc.constantFrom(outsideDir, `${outsideDir}/keep`, `${outsideDir}/new/mount`, podsDir, `${podsDir}/`, `${podsDir}/sentinel-pod`, `${podsDir}/../plugins`, "/", "/etc", "/tmp", "relative/mount", "", `${podsDir}/f-a/../../outside`) },
@@ -73,12 +97,12 @@ const optionalField = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | undefine
 export const csiCase = (podsDir: string, outsideDir: string, goodContext: Record<string, string>): fc.Arbitrary<CsiCase> => {
   const volumeId = optionalField(fc.oneof(fc.constantFrom("pv-fuzz-0", "pv-fuzz-1"), nastyString()));
   const target = optionalField(targetPath(podsDir, outsideDir));
-  const wellFormedPublish = fc.tuple(fc.tuple(segment, segment), fc.constantFrom(...ACCESS_MODES.slice(1)), fc.boolean()).map(([[pod, pv], mode, readonly]) => ({
+  const wellFormedPublish = fc.tuple(kubeletTarget(podsDir), fc.constantFrom(...ACCESS_MODES.slice(1)), fc.boolean()).map(([target, mode, readonly]) => ({
     service: "Node" as const,
     method: "NodePublishVolume",
     request: {
       volume_id: "pv-fuzz-0",
-      target_path: `${podsDir}/f-${pod}/volumes/kubernetes.io~csi/${pv}/mount`,
+      target_path: target,
       volume_capability: { mount: { fs_type: "", mount_flags: [] }, access_mode: { mode } },
       readonly,
       volume_context: goodContext
@@ -90,6 +114,7 @@ export const csiCase = (podsDir: string, outsideDir: string, goodContext: Record
       .map((request) => ({ service: "Node" as const, method: "NodePublishVolume", request })) },
     { weight: 3, arbitrary: fc.record({ volume_id: volumeId, target_path: target })
       .map((request) => ({ service: "Node" as const, method: "NodeUnpublishVolume", request })) },
+    { weight: 1, arbitrary: kubeletTarget(podsDir).map((target) => ({ service: "Node" as const, method: "NodeUnpublishVolume", request: { volume_id: "pv-fuzz-0", target_path: target } })) },
     { weight: 3, arbitrary: fc.record({
       name: optionalField(nastyString()),
       volume_capabilities: fc.array(capability(), { maxLength: 3 }),

@@ -34,10 +34,13 @@ export interface FaultPlane {
   stop(): Promise<void>;
 }
 
-/** With `controllerManager`, garbage collection runs too (the Services of deleted Listeners go). */
-export async function startFaultPlane(options: { readonly controllerManager?: boolean; readonly log?: (line: string) => void } = {}): Promise<FaultPlane> {
+/** With `controllerManager`, garbage collection runs too (the Services of deleted Listeners go); with `auditLog`, the API server logs every write (who, what, when). */
+export async function startFaultPlane(
+  options: { readonly controllerManager?: boolean; readonly auditLog?: boolean; readonly log?: (line: string) => void } = {}
+): Promise<FaultPlane> {
   const plane = await startControlPlane({
     ...(options.controllerManager === true ? { controllerManager: true } : {}),
+    ...(options.auditLog === true ? { auditLog: true } : {}),
     ...(options.log !== undefined ? { log: options.log } : {})
   });
   const dir = await mkdtemp(join(tmpdir(), "faults-"));
@@ -168,6 +171,10 @@ export async function convergence(kube: KubeClient): Promise<Convergence> {
     duplicated: [...perOwner.values()].filter((n) => n > 1).length
   };
 }
+
+/** What the API server holds now, retried while it cannot answer yet (e.g. 429 while its caches initialise). */
+export const convergenceNow = (kube: KubeClient): Promise<Convergence> =>
+  eventually("Listeners and Services listed", () => convergence(kube), { timeoutMs: 60_000, intervalMs: 250 });
 
 /** Waits until `expected` Listeners are all addressed; returns the milliseconds it took. */
 export async function awaitConverged(kube: KubeClient, expected: number, timeoutMs = 300_000): Promise<{ ms: number; state: Convergence }> {

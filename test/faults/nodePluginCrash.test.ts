@@ -1,9 +1,15 @@
 // Fault suite, scenario 5: the node plugin (its own process, the compiled bundle the image
-// runs) is SIGKILLed in the middle of NodePublishVolume calls, at seeded random points, over
-// and over; after each restart the kubelet-like retry must give a complete, correct tree,
-// and a reader polling every target meanwhile must never see a half-written one.
+// runs) is SIGKILLed in the middle of NodePublishVolume calls, over and over; after each
+// restart the kubelet-like retry must give a complete, correct tree, and a reader process
+// polling every target meanwhile (treeReader.ts) must never see a half-written one.
+//
+// The Listener's address changes every round, so each publish writes a new tree: a third
+// of the rounds publish to fresh targets (a first publish: staged, renamed into place), the
+// rest publish again to the previous round's targets (a new version swapped in behind
+// `..data`). Kills come at seeded random times, and in every third round the moment the new
+// version's directory appears, so that they land in the middle of real swaps.
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, readlinkSync, renameSync, watch, writeFileSync, type FSWatcher } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -14,13 +20,15 @@ import { eventually, type KubeObject } from "../envtest/kubeClient.ts";
 import { spawnTracked, type TrackedProcess } from "../envtest/processes.ts";
 import { NS, startFaultPlane, type FaultPlane } from "./harness.ts";
 import { report } from "./report.ts";
+import { inspectTree, type WatchedTarget } from "./treeCheck.ts";
+import type { ReaderControl, ReaderStatus } from "./treeReader.ts";
 
 const CRASHES = Number(process.env["FAULTS_CRASHES"] ?? (process.env["CI"] === "true" ? 30 : 50));
 const VOLUMES = 4;
 const NODE = "crash-node";
-const ADDRESS = "203.0.113.77";
 const PORT = "8443";
 const BUNDLE = resolve(import.meta.dirname, "..", "..", "dist", "bin", "main.js");
+const READER = resolve(import.meta.dirname, "treeReader.ts");
 const LISTENERS = `/apis/listeners.stackable.tech/v1alpha1`;
 
 /** mulberry32: a small seeded PRNG, so a failing run can be repeated with FAULTS_SEED. */
@@ -31,28 +39,25 @@ const prng = (seed: number) => () => {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 };
 
-/** What a reader sees at a target: nothing yet, a complete tree, or a broken one (with why). */
-const inspect = (target: string): "absent" | "complete" | string => {
+/** The address of round `round`: a new one every round, so every publish changes the tree. */
+const addressOf = (round: number): string => `203.0.113.${(round % 250) + 1}`;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
+
+/** The number of the version `..data` points at, if any. */
+const liveVersion = (target: string): number | undefined => {
   try {
-    if (!existsSync(target)) return "absent";
-    const visible = readdirSync(target).filter((name) => !name.startsWith(".."));
-    if (visible.length === 0) return "absent";
-    if (!visible.includes("default-address")) return `default-address missing beside ${visible.join(",")}`;
-    const address = readFileSync(join(target, "default-address", "address"), "utf8");
-    if (address !== ADDRESS) return `default-address/address is ${JSON.stringify(address)}`;
-    const port = readFileSync(join(target, "default-address", "ports", "http"), "utf8");
-    if (port !== PORT) return `default-address/ports/http is ${JSON.stringify(port)}`;
-    if (readlinkSync(join(target, "default-address")).length === 0) return "empty default-address link";
-    if (readFileSync(join(target, "addresses", ADDRESS, "address"), "utf8") !== ADDRESS) return "addresses/<a>/address differs";
-    return "complete";
-  } catch (error) {
-    return `unreadable: ${(error as Error).message}`;
+    const match = /^\.\.v([0-9]+)$/u.exec(readlinkSync(join(target, "..data")));
+    return match === null ? undefined : Number(match[1]);
+  } catch {
+    return undefined;
   }
 };
 
 describe("node plugin SIGKILLed mid-publish", { timeout: 900_000 }, () => {
   let world: FaultPlane;
   let plugin: TrackedProcess | undefined;
+  let reader: TrackedProcess | undefined;
   const pods: KubeObject[] = [];
 
   before(async () => {
@@ -66,7 +71,7 @@ describe("node plugin SIGKILLed mid-publish", { timeout: 900_000 }, () => {
     });
     // No controller runs here: the Listener's addresses are set as the controller would.
     await kube.patch(`${LISTENERS}/namespaces/${NS}/listeners/crashy/status`, {
-      status: { ingressAddresses: [{ address: ADDRESS, addressType: "IP", ports: { http: Number(PORT) } }] }
+      status: { ingressAddresses: [{ address: addressOf(0), addressType: "IP", ports: { http: Number(PORT) } }] }
     }, "merge");
     for (let i = 0; i < VOLUMES; i++) {
       const claim = await kube.create<KubeObject>(`/api/v1/namespaces/${NS}/persistentvolumeclaims`, {
@@ -93,6 +98,7 @@ describe("node plugin SIGKILLed mid-publish", { timeout: 900_000 }, () => {
   });
 
   after(async () => {
+    await reader?.stop();
     await plugin?.stop();
     await world?.stop();
   });
@@ -142,41 +148,105 @@ describe("node plugin SIGKILLed mid-publish", { timeout: 900_000 }, () => {
     }
   });
 
-  test(`${CRASHES} kills at random points: every retry converges to a complete tree, no reader ever sees a partial one`, async () => {
+  test(`${CRASHES} kills mid-publish, mid-swap: every retry converges to the new complete tree, the reader process never sees a partial one`, async () => {
     const random = prng(Number(process.env["FAULTS_SEED"] ?? 20261125));
-    let observations = 0;
+    const kube = world.kube;
+
+    // The reader process, told the targets of each round before anything publishes there.
+    const controlPath = join(world.dir, "reader-control.json");
+    const statusPath = join(world.dir, "reader-status.json");
+    const readStatus = (): ReaderStatus | undefined => {
+      try {
+        return JSON.parse(readFileSync(statusPath, "utf8")) as ReaderStatus;
+      } catch {
+        return undefined;
+      }
+    };
+    let seq = 0;
+    const tellReader = async (targets: readonly WatchedTarget[], stop = false): Promise<ReaderStatus> => {
+      const control: ReaderControl = { seq: ++seq, stop, targets };
+      writeFileSync(`${controlPath}.tmp`, JSON.stringify(control));
+      renameSync(`${controlPath}.tmp`, controlPath);
+      return eventually(`reader at ${seq}`, async () => {
+        if (!reader!.running() && !stop) throw new Error(`the reader exited:\n${reader!.logTail()}`);
+        const status = readStatus();
+        return status !== undefined && status.seq >= seq && (!stop || status.done) ? status : undefined;
+      }, { timeoutMs: 30_000, intervalMs: 5 });
+    };
+    reader = spawnTracked({
+      name: "tree-reader",
+      command: process.execPath,
+      args: ["--import", "tsx", READER, controlPath, statusPath],
+      cwd: resolve(import.meta.dirname, "..", ".."),
+      logPath: join(world.dir, "tree-reader.log")
+    });
+    await tellReader([]);
+
     let publishes = 0;
     let interrupted = 0;
-    const incomplete: string[] = [];
+    // Where each kill left the tree of each volume, before the retry.
+    const atKill = { firstPublishUntouched: 0, firstPublishStaged: 0, firstPublishDone: 0, swapUntouched: 0, swapMidWrite: 0, swapDone: 0 };
+    let triggeredKills = 0;
     let targets: string[] = [];
-    let reading = true;
-    // The reader: polls every target of the current round as fast as the event loop allows.
-    const reader = (async () => {
-      while (reading) {
-        for (const target of targets) {
-          const seen = inspect(target);
-          observations++;
-          if (seen !== "absent" && seen !== "complete") incomplete.push(`${target}: ${seen}`);
-        }
-        await new Promise((resolveTick) => setImmediate(resolveTick));
-      }
-    })();
 
     for (let round = 0; round < CRASHES; round++) {
-      // Alternate fresh targets (first publish) and the previous round's (re-publish over a tree).
-      const reuse = round % 2 === 1;
+      // A new address for this round: the plugin reads it from the Listener's status.
+      const previous = addressOf(round - 1);
+      const address = addressOf(round);
+      await kube.patch(`${LISTENERS}/namespaces/${NS}/listeners/crashy/status`, {
+        status: { ingressAddresses: [{ address, addressType: "IP", ports: { http: Number(PORT) } }] }
+      }, "merge");
+      const fresh = round % 3 === 0;
+      const triggered = round % 3 === 2;
       const roundTargets = pods.map((pod, i) =>
-        reuse ? targets[i]! : join(world.dir, "kubelet", "pods", pod.metadata.uid!, "volumes", "kubernetes.io~csi", `pv-crash-${i}-r${round}`, "mount"));
+        fresh ? join(world.dir, "kubelet", "pods", pod.metadata.uid!, "volumes", "kubernetes.io~csi", `pv-crash-${i}-r${round}`, "mount") : targets[i]!);
       for (const target of roundTargets) await mkdir(join(target, ".."), { recursive: true });
       targets = roundTargets;
+      const liveBefore = roundTargets.map(liveVersion);
+      await tellReader(roundTargets.map((path) => ({ path, allowed: fresh ? [address] : [previous, address], port: PORT })));
 
       plugin = await startPlugin(round);
+      const running = plugin;
+      // Every third round: kill the moment a new version directory appears in any target
+      // (plus up to 2 ms), i.e. while the plugin writes the tree it is about to swap in.
+      const watchers: FSWatcher[] = [];
+      const versionAppeared = new Promise<void>((resolveSeen) => {
+        if (!triggered) return;
+        roundTargets.forEach((target, i) => {
+          watchers.push(watch(target, (_event, name) => {
+            const number = /^\.\.v([0-9]+)$/u.exec(String(name ?? ""))?.[1];
+            if (number !== undefined && Number(number) > (liveBefore[i] ?? 0)) resolveSeen();
+          }));
+        });
+      });
       const client = connectCsi(socket());
       const inFlight = pods.map((pod, i) => client.call("Node", "NodePublishVolume", publishRequest(pod, i, roundTargets[i]!), 10_000).then(() => "ok", (e: unknown) => e));
-      await new Promise((resolveDelay) => setTimeout(resolveDelay, Math.floor(random() * 150)));
-      await plugin.kill();
+      if (triggered) {
+        const seen = await Promise.race([versionAppeared.then(() => true), sleep(3000).then(() => false)]);
+        if (seen) triggeredKills++;
+        const extra = Math.floor(random() * 3);
+        if (extra > 0) await sleep(extra);
+      } else await sleep(Math.floor(random() * 150));
+      await running.kill();
+      for (const watcher of watchers) watcher.close();
       interrupted += (await Promise.all(inFlight)).filter((answer) => answer !== "ok").length;
       client.close();
+
+      // What the kill left behind, volume by volume.
+      roundTargets.forEach((target, i) => {
+        const seen = inspectTree({ path: target, allowed: [previous, address], port: PORT });
+        if (fresh) {
+          if (seen.kind === "complete") atKill.firstPublishDone++;
+          else if (existsSync(join(target, "..", ".mount.publishing"))) atKill.firstPublishStaged++;
+          else atKill.firstPublishUntouched++;
+        } else if (seen.kind === "complete" && seen.address === address) atKill.swapDone++;
+        else {
+          const live = liveVersion(target) ?? 0;
+          const names = readdirSync(target);
+          if (names.includes(`..v${live + 1}`) || names.includes("..data_tmp") || live !== liveBefore[i]) atKill.swapMidWrite++;
+          else atKill.swapUntouched++;
+        }
+      });
 
       // The kubelet retries against the restarted plugin until each publish succeeds.
       plugin = await startPlugin(round);
@@ -188,16 +258,35 @@ describe("node plugin SIGKILLed mid-publish", { timeout: 900_000 }, () => {
           if (answer !== "ok" && !(answer instanceof CsiCallError)) throw answer;
           return answer === "ok";
         }, { timeoutMs: 30_000, intervalMs: 50 });
-        assert.equal(inspect(roundTargets[i]!), "complete", `round ${round} volume ${i}`);
+        // The new address, complete, and nothing of the crash left: no half-written version,
+        // no temporary link, no staging directory; only the live version and the one it replaced.
+        const target = roundTargets[i]!;
+        assert.deepEqual(inspectTree({ path: target, allowed: [address], port: PORT }), { kind: "complete", address }, `round ${round} volume ${i}`);
+        const live = liveVersion(target)!;
+        const hidden = readdirSync(target).filter((name) => name.startsWith("..")).sort();
+        assert.ok(hidden.every((name) => ["..data", `..v${live}`, `..v${live - 1}`].includes(name)), `round ${round} volume ${i} left ${hidden.join(",")}`);
+        assert.equal(existsSync(join(target, "..", ".mount.publishing")), false, `round ${round} volume ${i}: staging directory left`);
       }
       retry.close();
       await plugin.stop();
     }
-    reading = false;
-    await reader;
-    assert.deepEqual(incomplete.slice(0, 5), [], `${incomplete.length} incomplete observations`);
-    assert.ok(observations > CRASHES * VOLUMES, `the reader looked ${observations} times`);
+    const final = await tellReader([], true);
+    await reader.exited;
+    assert.deepEqual(final.samples.slice(0, 5), [], `the reader saw ${final.failures} incomplete trees in ${final.looks} looks`);
+    assert.equal(final.failures, 0);
+    assert.ok(final.complete > CRASHES * VOLUMES, `the reader saw ${final.complete} complete trees in ${final.looks} looks`);
     assert.ok(interrupted > 0, "some kills landed in the middle of a publish");
-    report("node-plugin.sigkill", { kills: CRASHES, volumes: VOLUMES, publishesInterrupted: interrupted, retries: publishes, readerObservations: observations, incomplete: incomplete.length });
+    assert.ok(atKill.swapMidWrite > 0, `some kills landed in the middle of a swap: ${JSON.stringify(atKill)}`);
+    report("node-plugin.sigkill", {
+      kills: CRASHES,
+      volumes: VOLUMES,
+      publishesInterrupted: interrupted,
+      triggeredKills,
+      atKill,
+      retries: publishes,
+      readerLooks: final.looks,
+      readerComplete: final.complete,
+      incomplete: final.failures
+    });
   });
 });
