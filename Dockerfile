@@ -30,5 +30,6 @@ COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/dist/bin ./dist/bin
 USER 65532:65532
 # Source maps ship next to the bundle; NODE_OPTIONS=--enable-source-maps (chart value
-# sourceMaps: true) maps stack traces to TypeScript, at ~30 MB of memory per process.
+# <role>.nodeOptions) maps stack traces to TypeScript, at ~30 MB of memory per process.
+# The chart puts V8 flags between the Node binary and the script of this ENTRYPOINT.
 ENTRYPOINT ["/nodejs/bin/node", "/app/dist/bin/main.js"]

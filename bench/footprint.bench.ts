@@ -1,16 +1,22 @@
 // Footprint of the compiled operator (dist/bin, what the image ships), against a real
 // local API server (test/envtest): for each role, time from process start to the CSI
-// socket and to /readyz, and RSS once idle; `--help` time; controller RSS with many
-// Listeners (a headless ClusterIP class, so the /24 Service range is no limit).
+// socket and to /readyz, and RSS once idle, beside a bare `node` process; `--help` time;
+// controller RSS with many Listeners (a headless ClusterIP class, so the /24 Service
+// range is no limit).
 //
 //   npm run build && node --import tsx bench/footprint.bench.ts [runs=3] [listenerCounts=1000,5000,10000]
 //
-// NODE_FLAGS (e.g. "--max-semi-space-size=1") are passed to the measured processes.
+// Each role runs as the chart runs it: `node <role.nodeFlags> main.js run <role>` with
+// NODE_OPTIONS=<role.nodeOptions>, both read from the chart's values.yaml. NODE_FLAGS
+// (e.g. "--max-semi-space-size=1") replaces a role's nodeFlags, to compare settings.
+// The roles read a JSON kubeconfig: in a cluster they read no kubeconfig at all (the
+// service account's files), so they never load the YAML parser a YAML kubeconfig needs.
 // Figures and the command are recorded in docs/performance.md.
 import { spawn, spawnSync } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { parse } from "yaml"
 import { crdManifests } from "../k8s/crds.ts"
 import { startControlPlane } from "../test/envtest/controlPlane.ts"
 import type { ControlPlane } from "../test/envtest/controlPlane.ts"
@@ -21,7 +27,19 @@ const repoRoot = join(import.meta.dirname, "..")
 const MAIN = join(repoRoot, "dist", "bin", "main.js")
 const runs = Number(process.argv[2] ?? 3)
 const counts = (process.argv[3] ?? "1000,5000,10000").split(",").map(Number)
-const nodeFlags = (process.env["NODE_FLAGS"] ?? "").split(" ").filter((f) => f !== "")
+const flagsOverride = process.env["NODE_FLAGS"]?.split(" ").filter((f) => f !== "")
+
+type Role = "node" | "controller"
+interface RoleValues {
+  readonly nodeFlags?: ReadonlyArray<string> | null
+  readonly nodeOptions?: string
+}
+const chartValues = parse(readFileSync(join(repoRoot, "deploy", "helm", "listener-operator", "values.yaml"), "utf8")) as Record<Role, RoleValues>
+/** How the chart starts a role: flags before the script, and NODE_OPTIONS. */
+const launchOf = (role: Role): { readonly flags: ReadonlyArray<string>; readonly nodeOptions: string } => ({
+  flags: flagsOverride ?? chartValues[role].nodeFlags ?? [],
+  nodeOptions: chartValues[role].nodeOptions ?? ""
+})
 const LISTENERS = "/apis/listeners.stackable.tech/v1alpha1"
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -53,15 +71,24 @@ interface RoleRun {
   stop(): Promise<void>
 }
 
-async function startRole(plane: ControlPlane, role: "node" | "controller"): Promise<RoleRun> {
+/** The control plane's kubeconfig as JSON, next to it (certificate paths stay valid). */
+const jsonKubeconfig = (plane: ControlPlane): string => {
+  const path = `${plane.kubeconfigPath}.json`
+  if (!existsSync(path)) writeFileSync(path, JSON.stringify(parse(readFileSync(plane.kubeconfigPath, "utf8"))))
+  return path
+}
+
+async function startRole(plane: ControlPlane, role: Role): Promise<RoleRun> {
   const dir = mkdtempSync(join(tmpdir(), "footprint-"))
   const socket = join(dir, "csi.sock")
   const port = await freePort()
+  const launch = launchOf(role)
   const started = performance.now()
-  const child = spawn(process.execPath, [...nodeFlags, MAIN, "run", role], {
+  const child = spawn(process.execPath, [...launch.flags, MAIN, "run", role], {
     env: {
       ...process.env,
-      KUBECONFIG: plane.kubeconfigPath,
+      NODE_OPTIONS: launch.nodeOptions,
+      KUBECONFIG: jsonKubeconfig(plane),
       CSI_ENDPOINT: socket,
       KUBERNETES_NODE_NAME: "bench-node",
       LISTENER_CLASS_PRESET: "none",
@@ -144,13 +171,24 @@ const withStatus = async (plane: ControlPlane, namespace: string): Promise<numbe
 async function main() {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: npm run build`)
   const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")
-  console.log(`# footprint of ${MAIN} (node ${process.version}${nodeFlags.length > 0 ? `, ${nodeFlags.join(" ")}` : ""}), load ${load}, ${runs} runs, min / median / max`)
+  const roles = (["node", "controller"] as const).map((role) => `${role}: ${[...launchOf(role).flags, ...(launchOf(role).nodeOptions === "" ? [] : [`NODE_OPTIONS=${launchOf(role).nodeOptions}`])].join(" ") || "no flags"}`)
+  console.log(`# footprint of ${MAIN} (node ${process.version}; ${roles.join("; ")}), load ${load}, ${runs} runs, min / median / max`)
   const help = Array.from({ length: runs }, () => {
     const t = performance.now()
-    spawnSync(process.execPath, [...nodeFlags, MAIN, "--help"], { stdio: "ignore" })
+    spawnSync(process.execPath, [...launchOf("node").flags, MAIN, "--help"], { stdio: "ignore", env: { ...process.env, NODE_OPTIONS: launchOf("node").nodeOptions } })
     return performance.now() - t
   })
   console.log(`--help: ${fmt(stats(help), "ms")}`)
+  // The yardstick: a bare Node process with the node role's flags, idle as long as the roles.
+  const bare = await Promise.all(Array.from({ length: runs }, async () => {
+    const child = spawn(process.execPath, [...launchOf("node").flags, "-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" })
+    await sleep(3000)
+    const rss = rssMiB(child.pid!)
+    child.kill("SIGKILL")
+    return rss
+  }))
+  const bareMedian = stats(bare).median
+  console.log(`bare node -e: idle RSS ${fmt(stats(bare), "MiB", 1)}`)
 
   const plane = await startControlPlane()
   try {
@@ -162,7 +200,7 @@ async function main() {
       metadata: { name: "bench-headless" },
       spec: { serviceType: "ClusterIP", preferredAddressType: "Hostname", serviceOverrides: { spec: { clusterIP: "None" } } }
     })
-    for (const role of ["node", "controller"] as const) {
+    for (const role of ["node", "controller"] as const satisfies ReadonlyArray<Role>) {
       const socket: number[] = []
       const ready: number[] = []
       const rss: number[] = []
@@ -174,7 +212,7 @@ async function main() {
         rss.push(rssMiB(run.pid))
         await run.stop()
       }
-      console.log(`${role} role: start → CSI socket ${fmt(stats(socket), "ms")}; → /readyz ${fmt(stats(ready), "ms")}; idle RSS ${fmt(stats(rss), "MiB", 1)}`)
+      console.log(`${role} role: start → CSI socket ${fmt(stats(socket), "ms")}; → /readyz ${fmt(stats(ready), "ms")}; idle RSS ${fmt(stats(rss), "MiB", 1)} (median ${(stats(rss).median / bareMedian).toFixed(2)}× bare node)`)
     }
     for (const count of counts) {
       const rss: number[] = []

@@ -7,12 +7,13 @@
 // install` then `helm upgrade` succeed.
 import { after, before, test } from "node:test"
 import assert from "node:assert/strict"
-import { execFile } from "node:child_process"
+import { execFile, spawnSync } from "node:child_process"
 import { mkdtemp, readFile, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseAllDocuments, stringify } from "yaml"
 import { listenerCsiDriver, listenerStorageClass } from "../../k8s/deploy/storage.ts"
+import { readFinalStage } from "../images/dockerfile.ts"
 import { binDir, binary } from "../envtest/binDir.ts"
 import { startControlPlane } from "../envtest/controlPlane.ts"
 import type { ControlPlane } from "../envtest/controlPlane.ts"
@@ -38,6 +39,7 @@ interface EnvVar {
 interface Container {
   readonly name: string
   readonly image: string
+  readonly command?: ReadonlyArray<string>
   readonly args: ReadonlyArray<string>
   readonly env?: ReadonlyArray<EnvVar>
   readonly ports?: ReadonlyArray<{ readonly name: string; readonly containerPort: number }>
@@ -332,14 +334,27 @@ test("values move the kubelet dir, the metrics port and the preset", async () =>
   assertContains(find(objects, "Service", `${RELEASE}-metrics`), { spec: { ports: [{ name: "metrics", port: 9090, targetPort: "http", protocol: "TCP" }] } })
 })
 
-test("each role gets its V8 settings as NODE_OPTIONS (chart defaults measured by bench/footprint.bench.ts), overridable", async () => {
+test("each role gets its Node/V8 flags on the image's command line and NODE_OPTIONS only if set; Node accepts both", async () => {
+  const entrypoint = readFinalStage(join(repoRoot, "Dockerfile")).entrypoint
   const controller = container(find<Workload>(rendered, "Deployment", `${RELEASE}-controller`), "controller")
   const node = container(find<Workload>(rendered, "DaemonSet", `${RELEASE}-node`), "node")
-  assert.equal(envValue(controller, "NODE_OPTIONS").value, "--max-semi-space-size=2 --optimize-for-size")
-  assert.equal(envValue(node, "NODE_OPTIONS").value, "--max-semi-space-size=1")
-  const custom = await render("node.nodeOptions=--enable-source-maps", "controller.nodeOptions=")
-  assert.equal(envValue(container(find<Workload>(custom, "DaemonSet", `${RELEASE}-node`), "node"), "NODE_OPTIONS").value, "--enable-source-maps")
-  assert.equal(container(find<Workload>(custom, "Deployment", `${RELEASE}-controller`), "controller").env?.some((e) => e.name === "NODE_OPTIONS"), false)
+  // The chart defaults measured by bench/footprint.bench.ts, between the image's Node and its script.
+  assert.deepEqual(controller.command, [entrypoint[0], "--max-semi-space-size=2", "--optimize-for-size", ...entrypoint.slice(1)])
+  assert.deepEqual(node.command, [entrypoint[0], "--max-semi-space-size=1", ...entrypoint.slice(1)])
+  assert.equal(controller.env?.some((e) => e.name === "NODE_OPTIONS"), false)
+
+  const custom = await render("node.nodeOptions=--enable-source-maps", "controller.nodeFlags=null")
+  const customNode = container(find<Workload>(custom, "DaemonSet", `${RELEASE}-node`), "node")
+  assert.equal(envValue(customNode, "NODE_OPTIONS").value, "--enable-source-maps")
+  assert.equal(container(find<Workload>(custom, "Deployment", `${RELEASE}-controller`), "controller").command, undefined, "no flags: the image's entrypoint")
+
+  // What the kubelet would start must start: Node refuses unknown flags, and V8 flags in NODE_OPTIONS.
+  for (const [role, spec] of [["controller", controller], ["node", node], ["node with NODE_OPTIONS", customNode]] as const) {
+    const flags = (spec.command ?? entrypoint).slice(1, -1)
+    const nodeOptions = spec.env?.find((e) => e.name === "NODE_OPTIONS")?.value ?? ""
+    const run = spawnSync(process.execPath, [...flags, "-e", "0"], { encoding: "utf8", env: { ...process.env, NODE_OPTIONS: nodeOptions } })
+    assert.equal(run.status, 0, `${role}: node ${flags.join(" ")} with NODE_OPTIONS="${nodeOptions}" fails: ${run.stderr}`)
+  }
 })
 
 test("values outside the schema are refused, naming the value", async () => {

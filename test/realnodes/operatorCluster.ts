@@ -82,6 +82,28 @@ export async function startOperatorCluster(options: OperatorClusterOptions): Pro
       const pod = (await podsOf("node")).find((p) => p.spec?.nodeName === node && p.metadata.deletionTimestamp === undefined)
       return pod !== undefined && isPodReady(pod) ? pod : undefined
     }, WAIT)
+  /** The operator Pods' states and their containers' last log lines (also of a crashed previous run). */
+  const operatorDiagnostics = async (): Promise<string> => {
+    const kubectl = (args: ReadonlyArray<string>) =>
+      new Promise<string>((resolve) => {
+        execFile(binary("kubectl", binDir()), ["--kubeconfig", cluster.plane.kubeconfigPath, "-n", OPERATOR_NAMESPACE, ...args], { maxBuffer: 8 * 1024 * 1024 },
+          (error, stdout, stderr) => resolve(error === null ? stdout : `${stdout}${stderr}`))
+      })
+    const pods = (await cluster.kube.list(`/api/v1/namespaces/${OPERATOR_NAMESPACE}/pods`)).items
+    const parts: string[] = []
+    for (const pod of pods) {
+      const statuses = ((pod.status?.["containerStatuses"] ?? []) as Array<{ name: string; ready: boolean; restartCount: number; state?: object; lastState?: object }>)
+      parts.push(`Pod ${pod.metadata.name} on ${String(pod.spec?.nodeName)}: ${String(pod.status?.["phase"])}`)
+      for (const status of statuses) {
+        parts.push(`  ${status.name}: ready=${status.ready} restarts=${status.restartCount} state=${JSON.stringify(status.state)} last=${JSON.stringify(status.lastState)}`)
+        for (const previous of status.restartCount > 0 ? [true, false] : [false]) {
+          const logs = await kubectl(["logs", pod.metadata.name ?? "", "-c", status.name, "--tail=15", ...(previous ? ["--previous"] : [])])
+          parts.push(`  --- ${status.name} logs${previous ? " (previous run)" : ""}:\n${logs.trimEnd().split("\n").map((line) => `    ${line}`).join("\n")}`)
+        }
+      }
+    }
+    return parts.join("\n")
+  }
   try {
     const operatorImage = images.find((i) => i.name === "operator")
     if (operatorImage === undefined) throw new Error("the image build produced no operator image")
@@ -108,8 +130,9 @@ export async function startOperatorCluster(options: OperatorClusterOptions): Pro
     }
     return { cluster, images, helm, nodePluginPod, stop }
   } catch (error) {
+    const diagnostics = await operatorDiagnostics().catch((cause: unknown) => `(no diagnostics: ${String(cause)})`)
     await stop()
-    throw error
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\noperator Pods:\n${diagnostics}`, { cause: error })
   }
 }
 

@@ -69,3 +69,13 @@ listeners.stackable.tech
 - name: LOG_FORMAT
   value: {{ .Values.logFormat | quote }}
 {{- end }}
+
+{{/*
+The container command when a role has nodeFlags: the image's ENTRYPOINT (Dockerfile)
+with the flags between the Node binary and the script. V8's own flags (such as
+--optimize-for-size) are refused in NODE_OPTIONS, so they go on the command line.
+Call with (dict "flags" .Values.<role>.nodeFlags).
+*/}}
+{{- define "listener-operator.command" -}}
+{{- concat (list "/nodejs/bin/node") .flags (list "/app/dist/bin/main.js") | toJson }}
+{{- end }}
