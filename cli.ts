@@ -8,7 +8,7 @@
  * environment variable that is missing or invalid, a kubeconfig that cannot be read) with
  * one line naming what and why; 1 for anything else.
  */
-import { NodeRuntime, NodeServices } from "@effect/platform-node"
+import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Config, Effect, Exit, Layer, Option, Result, Runtime } from "effect"
 import { Command, Flag, GlobalFlag } from "effect/cli"
 import { tmpdir } from "node:os"
@@ -16,6 +16,7 @@ import { join } from "node:path"
 import { OPERATOR_VERSION } from "./adapters/version.ts"
 import { DEFAULT_CLUSTER_DOMAIN, DEFAULT_LISTENER_CLASS_PRESET, LISTENER_CLASS_PRESETS } from "./domain/constants.ts"
 import type { KubeApi } from "./effects/KubeApi.ts"
+import { cliServicesLayer } from "./k8s/operability/cliServices.ts"
 import { LOG_FORMATS, LOG_LEVELS, loggingLayer, logLevelOf } from "./k8s/operability/logging.ts"
 import type { LogFormat } from "./k8s/operability/logging.ts"
 import type { Readiness } from "./k8s/operability/probes.ts"
@@ -223,7 +224,7 @@ const settingsError = (cause: Cause.Cause<unknown>): { readonly _tag: string; re
 Command.make("listener-operator").pipe(
   Command.withSubcommands([crd, run, demo]),
   Command.run({ version: VERSION }),
-  Effect.provide(NodeServices.layer),
+  Effect.provide(cliServicesLayer),
   NodeRuntime.runMain({
     // Reported here instead: a bad setting is one line, not a stack trace.
     disableErrorReporting: true,

@@ -26,7 +26,7 @@ import { freePort } from "../test/envtest/ports.ts"
 const repoRoot = join(import.meta.dirname, "..")
 const MAIN = join(repoRoot, "dist", "bin", "main.js")
 const runs = Number(process.argv[2] ?? 3)
-const counts = (process.argv[3] ?? "1000,5000,10000").split(",").map(Number)
+const counts = (process.argv[3] ?? "1000,5000,10000").split(",").map(Number).filter((count) => count > 0)
 const flagsOverride = process.env["NODE_FLAGS"]?.split(" ").filter((f) => f !== "")
 
 type Role = "node" | "controller"
