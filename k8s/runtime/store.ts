@@ -13,8 +13,9 @@
  *   integers, see resourceVersion.ts); a delete is ignored if the cache holds a newer object.
  * - A `Restarted` (re)list replaces the contents: objects missing from the list are removed,
  *   except ones written through after the list's snapshot (the watch will report them).
- * - `metadata.managedFields` is stripped from every cached object (it is often larger than
- *   the object and no reconcile needs it), then the optional `transform` runs.
+ * - `metadata.managedFields` and kubectl's last-applied-configuration annotation are
+ *   stripped from every cached object (each is often larger than the rest of the object
+ *   and no reconcile reads them), then the optional `transform` runs.
  * - Secondary indexes are registered up front and kept in step with every change.
  * - `ready` completes after the first list has been applied and stays complete.
  * Caveats:
@@ -102,9 +103,19 @@ export interface StoreOptions<I extends string> {
   readonly transform?: ((object: KubeObject) => KubeObject) | undefined
 }
 
-const stripManagedFields = (object: KubeObject): KubeObject => {
-  if (object.metadata?.managedFields === undefined) return object
+/** kubectl's copy of the whole object as last applied: often the largest field, never read by a reconcile. */
+export const LAST_APPLIED_ANNOTATION = "kubectl.kubernetes.io/last-applied-configuration"
+
+/** What no reconcile reads and every object may carry in bulk: managedFields, kubectl's last-applied copy. */
+const stripUnread = (object: KubeObject): KubeObject => {
+  const annotations = object.metadata?.annotations
+  const lastApplied = annotations !== undefined && LAST_APPLIED_ANNOTATION in annotations
+  if (object.metadata?.managedFields === undefined && !lastApplied) return object
   const { managedFields: _dropped, ...metadata } = object.metadata
+  if (lastApplied) {
+    const { [LAST_APPLIED_ANNOTATION]: _copy, ...kept } = annotations
+    return { ...object, metadata: { ...metadata, annotations: kept } }
+  }
   return { ...object, metadata }
 }
 
@@ -154,7 +165,7 @@ export const makeStore = <I extends string = never>(
       unindex(key, previous)
       objects.delete(key)
     }
-    const prepare = (object: KubeObject) => transform(stripManagedFields(object))
+    const prepare = (object: KubeObject) => transform(stripUnread(object))
 
     const upsertIfNewer = (raw: KubeObject): Change | undefined => {
       const key = objectKeyOf(raw)

@@ -3,7 +3,7 @@ import assert from "node:assert/strict"
 import { Effect, Option } from "effect"
 import { Kinds } from "../../../../domain/kinds.ts"
 import type { KubeObject } from "../../../../effects/KubeApi.ts"
-import { Indexers, makeStore } from "../../../../k8s/runtime/store.ts"
+import { Indexers, LAST_APPLIED_ANNOTATION, makeStore } from "../../../../k8s/runtime/store.ts"
 import { WatcherEvent } from "../../../../k8s/runtime/watcher.ts"
 import { object } from "./fakeKubeApi.ts"
 
@@ -35,6 +35,25 @@ test("managedFields are stripped from cached objects without touching the caller
     assert.equal(raw.metadata.managedFields?.length, 1)
     yield* store.writeThrough({ ...raw, metadata: { ...raw.metadata, resourceVersion: "2" } })
     assert.equal("managedFields" in Option.getOrThrow(yield* store.get({ namespace: "default", name: "a" })).metadata, false)
+  })))
+
+test("kubectl's last-applied copy is dropped from cached objects; other annotations stay", () =>
+  run(Effect.gen(function*() {
+    const { store, apply } = yield* makeStore(Kinds.ConfigMap)
+    const raw: KubeObject = {
+      ...object("a", "1"),
+      metadata: {
+        ...object("a", "1").metadata,
+        annotations: { [LAST_APPLIED_ANNOTATION]: JSON.stringify({ big: "x".repeat(10_000) }), "listeners.stackable.tech/applied-fingerprint": "f1" }
+      }
+    }
+    yield* apply(WatcherEvent.restarted([raw], "1"))
+    const cached = Option.getOrThrow(yield* store.get({ namespace: "default", name: "a" }))
+    assert.deepEqual(cached.metadata.annotations, { "listeners.stackable.tech/applied-fingerprint": "f1" })
+    assert.ok(LAST_APPLIED_ANNOTATION in raw.metadata.annotations!, "the caller's object is untouched")
+    const plain = object("b", "2")
+    yield* apply(WatcherEvent.applied(plain))
+    assert.equal(Option.getOrThrow(yield* store.get({ namespace: "default", name: "b" })), plain, "an object with nothing to drop is cached as it is")
   })))
 
 test("updates apply only when their resourceVersion is newer, compared as big integers", () =>
