@@ -4,30 +4,20 @@ import { Effect, Layer } from "effect"
 import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
 import { Kinds } from "../../../domain/kinds.ts"
 import { VolumePublisher } from "../../../csi/programs.ts"
-import type { PublishVolumeInput } from "../../../csi/programs.ts"
 import { VolumePublisherLive } from "../../../csi/volumePrograms.ts"
 import { KubeApi } from "../../../effects/KubeApi.ts"
 import { PublishedVolumes } from "../../../effects/publishedVolumes.ts"
 import { refreshPublishedVolumes } from "../../../effects/refreshVolumes.ts"
 import { TargetLocks } from "../../../effects/targetLocks.ts"
 import { VolumeFs } from "../../../effects/VolumeFs.ts"
-import { CLASS, createListener, createPod, createVolume, NAMESPACE, podContext, seedCluster, setListenerStatus } from "./volumeFixtures.ts"
+import { CLASS, createListener, createPod, createVolume, loadBalancerStatus, NAMESPACE, seedCluster, setListenerStatus, sharedListenerPublish } from "./volumeFixtures.ts"
 import { runInCluster, snapshotTree } from "./volumeTestLayer.ts"
 
 const ROOT = "/var/lib/kubelet/pods/p2/volumes/kubernetes.io~csi/pvc-2"
 const TARGET = `${ROOT}/mount`
 
-const request: PublishVolumeInput = {
-  volumeId: "pvc-2",
-  targetPath: TARGET,
-  readonly: false,
-  capability: { accessMode: "MULTI_NODE_MULTI_WRITER", fsType: "", mountFlags: [] },
-  pod: { namespace: NAMESPACE, name: "web-1", uid: undefined },
-  listener: { _tag: "ListenerName", listenerName: "shared" },
-  volumeContext: podContext("web-1")
-}
-
-const lb = (ip: string) => ({ ingressAddresses: [{ address: ip, addressType: "IP", ports: { http: 443 } }] })
+const request = sharedListenerPublish(TARGET)
+const lb = loadBalancerStatus
 
 /** A published listener-name volume of a LoadBalancer Listener, through the CSI program layer. */
 const published = Effect.gen(function*() {

@@ -25,7 +25,7 @@ import { TargetLocks } from "../../../effects/targetLocks.ts"
 import { VolumeFs } from "../../../effects/VolumeFs.ts"
 import { interleavingVolumeFs } from "./interleavingVolumeFs.ts"
 import type { InterleavingVolumeFs } from "./interleavingVolumeFs.ts"
-import { CLASS, createListener, createPod, createVolume, NAMESPACE, podContext, seedCluster, setListenerStatus } from "./volumeFixtures.ts"
+import { CLASS, createListener, createPod, createVolume, loadBalancerStatus, seedCluster, setListenerStatus, sharedListenerPublish } from "./volumeFixtures.ts"
 import { snapshotTree } from "./volumeTestLayer.ts"
 
 type VolumeFsService = (typeof VolumeFs)["Service"]
@@ -65,15 +65,7 @@ const onNode = (backend: Backend, seed: number, body: (node: Node) => Effect.Eff
     const infrastructure = Layer.mergeAll(KubeApiMemory.layer(), Layer.succeed(VolumeFs, interleaving.fs), EventRecorder.layerNoop)
     const node = Layer.mergeAll(PublishedVolumes.layerFiles(`${base.root}/state`), TargetLocks.layer).pipe(Layer.provideMerge(infrastructure))
     const target = `${base.root}/pods/p2/volumes/kubernetes.io~csi/pvc-2/mount`
-    const request: PublishVolumeInput = {
-      volumeId: "pvc-2",
-      targetPath: target,
-      readonly: false,
-      capability: { accessMode: "MULTI_NODE_MULTI_WRITER", fsType: "", mountFlags: [] },
-      pod: { namespace: NAMESPACE, name: "web-1", uid: undefined },
-      listener: { _tag: "ListenerName", listenerName: "shared" },
-      volumeContext: podContext("web-1")
-    }
+    const request = sharedListenerPublish(target)
     await Effect.runPromise(body({ target, request, interleaving }).pipe(
       Effect.provide(VolumePublisherLive.pipe(Layer.provideMerge(node))),
       // The refresh logs every re-publish at Info; failures (Warning) still show.
@@ -84,7 +76,7 @@ const onNode = (backend: Backend, seed: number, body: (node: Node) => Effect.Eff
   }
 }
 
-const lb = (ip: string) => ({ ingressAddresses: [{ address: ip, addressType: "IP", ports: { http: 443 } }] })
+const lb = loadBalancerStatus
 
 /** What a reader of a volume published with the single load-balancer address `ip` sees. */
 const treeFor = (ip: string): Record<string, string> => ({

@@ -8,6 +8,7 @@ import { CSI_DRIVER_NAME, LISTENER_API_VERSION, STORAGE_CLASS_NAME } from "../..
 import { Kinds } from "../../../domain/kinds.ts"
 import { KubeApi } from "../../../effects/KubeApi.ts"
 import type { KubeObject } from "../../../effects/KubeApi.ts"
+import type { PublishVolumeInput } from "../../../csi/programs.ts"
 
 export const NAMESPACE = "default"
 
@@ -141,3 +142,17 @@ export const podContext = (pod: string): Record<string, string> => ({
   "csi.storage.k8s.io/pod.namespace": NAMESPACE,
   "csi.storage.k8s.io/ephemeral": "false"
 })
+
+/** NodePublishVolume of Pod web-1's volume pvc-2, bound to the Listener `shared`, at `targetPath`. */
+export const sharedListenerPublish = (targetPath: string): PublishVolumeInput => ({
+  volumeId: "pvc-2",
+  targetPath,
+  readonly: false,
+  capability: { accessMode: "MULTI_NODE_MULTI_WRITER", fsType: "", mountFlags: [] },
+  pod: { namespace: NAMESPACE, name: "web-1", uid: undefined },
+  listener: { _tag: "ListenerName", listenerName: "shared" },
+  volumeContext: podContext("web-1")
+})
+
+/** A Listener status with the single load-balancer address `ip` (port http 443). */
+export const loadBalancerStatus = (ip: string) => ({ ingressAddresses: [{ address: ip, addressType: "IP", ports: { http: 443 } }] })
