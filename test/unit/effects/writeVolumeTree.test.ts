@@ -97,9 +97,9 @@ test("on disk: leftovers of a crash (half-written version, stale ..data_tmp) are
 // address directory it lists has its address file and every port file of that address.
 const readerScript = `
 const fs = require("node:fs")
-const [target, until] = [process.argv[1], Number(process.argv[2])]
+const [target, stopFile] = [process.argv[1], process.argv[2]]
 let reads = 0, partial = 0
-while (Date.now() < until) {
+while (!fs.existsSync(stopFile)) {
   try {
     const addresses = fs.readdirSync(target + "/addresses")
     for (const a of addresses) {
@@ -120,21 +120,24 @@ process.stdout.write(JSON.stringify({ reads, partial }))
 test("on disk: a reader polling during many swaps never sees a partial tree", () =>
   withDir(async (parent) => {
     const target = join(parent, "mount")
+    const stopFile = join(parent, "stop")
     await run(VolumeFsNode.layer, writeVolumeTree(target, first))
-    const until = Date.now() + 1500
     // Under Deno, process.execPath is deno; the reader is a plain Node script.
     const node = "Deno" in globalThis ? "node" : process.execPath
-    const reader = spawn(node, ["-e", readerScript, target, String(until)], { stdio: ["ignore", "pipe", "inherit"] })
+    const reader = spawn(node, ["-e", readerScript, target, stopFile], { stdio: ["ignore", "pipe", "inherit"] })
     let output = ""
     reader.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")))
     const done = new Promise<void>((resolve) => reader.on("close", () => resolve()))
+    // At least 1.5 s and 50 swaps, however slow a loaded machine makes each swap (at most 30 s).
+    const started = Date.now()
     let swaps = 0
-    while (Date.now() < until) {
+    while ((Date.now() - started < 1500 || swaps < 50) && Date.now() - started < 30_000) {
       await run(VolumeFsNode.layer, writeVolumeTree(target, swaps % 2 === 0 ? second : first))
       swaps++
       // Addresses change seconds apart in a cluster; a few milliseconds still give many swaps.
       await new Promise((resolve) => setTimeout(resolve, 5))
     }
+    writeFileSync(stopFile, "")
     await done
     const { reads, partial } = JSON.parse(output) as { reads: number; partial: number }
     assert.ok(swaps > 10, `swapped ${swaps} times`)
