@@ -83,16 +83,21 @@ const respondHttpError = (stream: ServerHttp2Stream, status: number): void => {
 
 const serveStream = (routes: ReadonlyMap<string, UnaryRoute>, stream: ServerHttp2Stream, headers: IncomingHttpHeaders): void => {
   stream.on("error", () => undefined)
-  if (headers[":method"] !== "POST") return respondHttpError(stream, 405)
-  if (!GRPC_CONTENT_TYPE.test(String(headers["content-type"] ?? ""))) return respondHttpError(stream, 415)
+  // Answered before the body is read: drain it, so the stream can end and be released.
+  const refuse = (refusal: () => void) => {
+    refusal()
+    stream.resume()
+  }
+  if (headers[":method"] !== "POST") return refuse(() => respondHttpError(stream, 405))
+  if (!GRPC_CONTENT_TYPE.test(String(headers["content-type"] ?? ""))) return refuse(() => respondHttpError(stream, 415))
   const { answer, answered } = answerer(stream)
   const path = String(headers[":path"] ?? "")
   const encoding = headers["grpc-encoding"]
   if (encoding !== undefined && encoding !== "identity") {
-    return answer(failure(GrpcStatus.UNIMPLEMENTED, `message encoding ${String(encoding)} is not supported; use identity`))
+    return refuse(() => answer(failure(GrpcStatus.UNIMPLEMENTED, `message encoding ${String(encoding)} is not supported; use identity`)))
   }
   const route = routes.get(path)
-  if (route === undefined) return answer(failure(GrpcStatus.UNIMPLEMENTED, `method ${path} is not implemented by this server`))
+  if (route === undefined) return refuse(() => answer(failure(GrpcStatus.UNIMPLEMENTED, `method ${path} is not implemented by this server`)))
 
   const controller = new AbortController()
   const timeoutMs = parseGrpcTimeout(headers["grpc-timeout"] as string | undefined)
