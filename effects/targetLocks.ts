@@ -12,13 +12,8 @@
  * Work on different targets runs in parallel. An entry exists only while its target has
  * a holder or a waiter, so the map does not grow with the volumes a node ever published.
  */
-import { Context, Effect, Layer, Semaphore } from "effect"
-
-interface Entry {
-  readonly semaphore: Semaphore.Semaphore
-  /** Fibers holding or waiting for this lock. */
-  users: number
-}
+import { Context, Effect, Layer } from "effect"
+import { makeKeyedLock } from "./keyedLock.ts"
 
 export class TargetLocks extends Context.Service<TargetLocks, {
   /** Run `effect` holding the lock of `targetPath`, waiting while another fiber holds it. Never fails by itself. */
@@ -28,25 +23,7 @@ export class TargetLocks extends Context.Service<TargetLocks, {
 }>()("listener-operator/effects/TargetLocks") {
   /** A fresh set of locks; the node role provides one to its publisher and its refresh loop alike. */
   static readonly layer: Layer.Layer<TargetLocks> = Layer.sync(TargetLocks, () => {
-    const entries = new Map<string, Entry>()
-    // Both run synchronously (no fiber can interleave), so `users` is exact.
-    const join = (targetPath: string) =>
-      Effect.sync(() => {
-        const entry = entries.get(targetPath) ?? { semaphore: Semaphore.makeUnsafe(1), users: 0 }
-        entry.users++
-        entries.set(targetPath, entry)
-        return entry
-      })
-    const leave = (targetPath: string, entry: Entry) =>
-      Effect.sync(() => {
-        entry.users--
-        if (entry.users === 0) entries.delete(targetPath)
-      })
-    return TargetLocks.of({
-      withTarget: (targetPath) => (effect) =>
-        // `leave` runs however the holder ends (success, failure, interruption while waiting).
-        Effect.acquireUseRelease(join(targetPath), (entry) => entry.semaphore.withPermits(1)(effect), (entry) => leave(targetPath, entry)),
-      inUse: Effect.sync(() => entries.size)
-    })
+    const lock = makeKeyedLock()
+    return TargetLocks.of({ withTarget: lock.withLock, inUse: lock.size })
   })
 }

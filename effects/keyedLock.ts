@@ -1,8 +1,9 @@
 /**
  * Mutual exclusion per key: effects under one key run one at a time, effects under
  * different keys run concurrently. The Event recorder uses it so that a read of its series
- * bookkeeping and the API write that follows are one step per Event series: two records of
- * the same Event racing would otherwise both see "no series yet" and create two Events.
+ * bookkeeping and the API write that follows are one step per Event series (two records of
+ * the same Event racing would otherwise both see "no series yet" and create two Events);
+ * the node plugin's TargetLocks use it per CSI target path.
  *
  * A key's semaphore exists only while a fiber holds or waits for it, so the lock holds as
  * many entries as keys in use at this moment, not as many as were ever seen.
