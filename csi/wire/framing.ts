@@ -60,16 +60,19 @@ export const encodeGrpcMessage = (message: string): string => {
   return out
 }
 
-/** The inverse of `encodeGrpcMessage`; a malformed escape is kept as it was sent. */
+/** The inverse of `encodeGrpcMessage`; a malformed escape, or a character sent unescaped, is kept as it was sent. */
 export const decodeGrpcMessage = (value: string): string => {
+  const encoder = new TextEncoder()
   const bytes: number[] = []
-  for (let i = 0; i < value.length; i++) {
+  for (let i = 0; i < value.length;) {
     const escape = value[i] === "%" ? /^[0-9A-Fa-f]{2}$/u.exec(value.slice(i + 1, i + 3)) : null
     if (escape !== null) {
       bytes.push(parseInt(escape[0], 16))
-      i += 2
+      i += 3
     } else {
-      bytes.push(...new TextEncoder().encode(value[i]!))
+      const character = String.fromCodePoint(value.codePointAt(i)!)
+      bytes.push(...encoder.encode(character))
+      i += character.length
     }
   }
   return new TextDecoder().decode(new Uint8Array(bytes))

@@ -59,6 +59,7 @@ test("grpc-message is percent-encoded UTF-8 and decodes back", () => {
   assert.equal(decodeGrpcMessage(encoded), message)
   assert.equal(decodeGrpcMessage("plain"), "plain")
   assert.equal(decodeGrpcMessage("bad %zz escape %4"), "bad %zz escape %4", "a malformed escape is kept as sent")
+  assert.equal(decodeGrpcMessage("unescaped ü 🚀 %C3%BC"), "unescaped ü 🚀 ü", "characters a peer did not escape survive")
 })
 
 test("status codes: names for logs, and a peer's header value read defensively", () => {
