@@ -13,11 +13,10 @@ import type { Scope } from "effect"
 import { CSI_DRIVER_NAME } from "../domain/constants.ts"
 import { serveOnSocket } from "./grpcSocket.ts"
 import { CsiServerError, socketPathOf } from "./socket.ts"
-import { registrationMessage } from "./wire/codec.ts"
-import { GrpcStatus } from "./wire/grpcStatus.ts"
+import { decodeRequest, registrationMessage } from "./wire/codec.ts"
 import type { UnaryMethod } from "./wire/codec.ts"
 import { makeUnaryServer } from "./wire/unaryServer.ts"
-import type { UnaryReply, UnaryRoute } from "./wire/unaryServer.ts"
+import type { UnaryRoute } from "./wire/unaryServer.ts"
 
 /** The socket's file name in plugins_registry: `<driver>-reg.sock`, as node-driver-registrar names it. */
 export const registrationSocketName = (driverName: string): string => `${driverName}-reg.sock`
@@ -73,13 +72,8 @@ const registrationMethods = (): { readonly getInfo: UnaryMethod; readonly notify
 
 /** A route that decodes the request, runs `respond`, and encodes its answer. */
 const routeOf = (method: UnaryMethod, respond: (request: Record<string, unknown>) => Promise<object>): UnaryRoute => async (call) => {
-  let request: Record<string, unknown>
-  try {
-    request = method.request.decode(call.message)
-  } catch (cause) {
-    return { ok: false, code: GrpcStatus.INVALID_ARGUMENT, details: `the request is not a valid ${method.request.name}: ${String(cause)}` } satisfies UnaryReply
-  }
-  return { ok: true, message: method.response.encode(await respond(request)) }
+  const decoded = decodeRequest(method, call.message)
+  return decoded.ok ? { ok: true, message: method.response.encode(await respond(decoded.request)) } : decoded.reply
 }
 
 /**

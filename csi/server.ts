@@ -47,7 +47,7 @@ import { serveOnSocket } from "./grpcSocket.ts"
 import { CsiServerError, socketPathOf } from "./socket.ts"
 import { callStatusOf, defectStatus, statusName } from "./status.ts"
 import type { CallStatus, CsiError } from "./status.ts"
-import { csiMethod } from "./wire/codec.ts"
+import { csiMethod, decodeRequest } from "./wire/codec.ts"
 import type { UnaryMethod } from "./wire/codec.ts"
 import { GrpcStatus } from "./wire/grpcStatus.ts"
 import { makeUnaryServer } from "./wire/unaryServer.ts"
@@ -181,14 +181,9 @@ const routesOf = <R>(service: CsiService<R>, run: Run<R>): Array<[string, UnaryR
     const method = csiMethod(service.name, name)
     const route: UnaryRoute = (call) =>
       new Promise<UnaryReply>((resolve) => {
-        let request: unknown
-        try {
-          request = method.request.decode(call.message)
-        } catch (cause) {
-          const reason = cause instanceof Error ? cause.message : String(cause)
-          return resolve({ ok: false, code: GrpcStatus.INVALID_ARGUMENT, details: `the request is not a valid ${method.request.name}: ${reason}` })
-        }
-        const fiber = run(serveCall(method, handler, request, call.signal, resolve))
+        const decoded = decodeRequest(method, call.message)
+        if (!decoded.ok) return resolve(decoded.reply)
+        const fiber = run(serveCall(method, handler, decoded.request, call.signal, resolve))
         if (call.signal.aborted) fiber.interruptUnsafe()
         else call.signal.addEventListener("abort", () => fiber.interruptUnsafe(), { once: true })
       })

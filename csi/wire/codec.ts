@@ -13,6 +13,8 @@ import { csi, pluginregistration } from "../generated/messages.js"
 import type { GeneratedMessageType } from "../generated/messages.js"
 import { rpcPath } from "../proto.ts"
 import type { CsiServiceName } from "../proto.ts"
+import { GrpcStatus } from "./grpcStatus.ts"
+import type { UnaryReply } from "./unaryServer.ts"
 
 const TO_OBJECT = { longs: String, enums: String, defaults: true, oneofs: true }
 
@@ -54,3 +56,16 @@ export const csiMethod = (service: CsiServiceName, method: string): UnaryMethod 
   request: csiMessage(`${method}Request`),
   response: csiMessage(`${method}Response`)
 })
+
+/** The request a call carries, or the INVALID_ARGUMENT reply naming the message it is not. */
+export const decodeRequest = (
+  method: UnaryMethod,
+  bytes: Uint8Array
+): { readonly ok: true; readonly request: Record<string, unknown> } | { readonly ok: false; readonly reply: UnaryReply } => {
+  try {
+    return { ok: true, request: method.request.decode(bytes) }
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause)
+    return { ok: false, reply: { ok: false, code: GrpcStatus.INVALID_ARGUMENT, details: `the request is not a valid ${method.request.name}: ${reason}` } }
+  }
+}

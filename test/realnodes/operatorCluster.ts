@@ -84,11 +84,10 @@ export async function startOperatorCluster(options: OperatorClusterOptions): Pro
     }, WAIT)
   /** The operator Pods' states and their containers' last log lines (also of a crashed previous run). */
   const operatorDiagnostics = async (): Promise<string> => {
-    const kubectl = (args: ReadonlyArray<string>) =>
-      new Promise<string>((resolve) => {
-        execFile(binary("kubectl", binDir()), ["--kubeconfig", cluster.plane.kubeconfigPath, "-n", OPERATOR_NAMESPACE, ...args], { maxBuffer: 8 * 1024 * 1024 },
-          (error, stdout, stderr) => resolve(error === null ? stdout : `${stdout}${stderr}`))
-      })
+    const kubectl = async (args: ReadonlyArray<string>): Promise<string> => {
+      const run = await cluster.plane.kubectl(["-n", OPERATOR_NAMESPACE, ...args])
+      return `${run.stdout}${run.code === 0 ? "" : run.stderr}`
+    }
     const pods = (await cluster.kube.list(`/api/v1/namespaces/${OPERATOR_NAMESPACE}/pods`)).items
     const parts: string[] = []
     for (const pod of pods) {

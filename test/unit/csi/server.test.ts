@@ -201,6 +201,30 @@ test("RPCs without a handler, and RPCs the proto does not declare, answer UNIMPL
   rmSync(dir, { recursive: true })
 })
 
+test("bytes that are not the request message answer INVALID_ARGUMENT naming the message; the handler never runs", async () => {
+  const dir = tempDir()
+  const socket = join(dir, "csi.sock")
+  let calls = 0
+  await run(Effect.gen(function*() {
+    yield* serve(dir, [nodeWith(() => Effect.sync(() => (calls++, {})))])
+    const raw = new Client(`unix://${socket}`, credentials.createInsecure())
+    yield* Effect.addFinalizer(() => Effect.sync(() => raw.close()))
+    const error = yield* Effect.callback<{ code: number; details: string }>((resume) => {
+      raw.makeUnaryRequest(
+        "/csi.v1.Node/NodePublishVolume",
+        (bytes: Uint8Array) => Buffer.from(bytes),
+        (bytes: Buffer) => bytes,
+        new Uint8Array([0x0a, 0xff, 0xff, 0xff, 0x0f]),
+        (e) => resume(Effect.succeed({ code: e?.code ?? status.OK, details: e?.details ?? "" }))
+      )
+    })
+    assert.equal(error.code, status.INVALID_ARGUMENT)
+    assert.match(error.details, /^the request is not a valid csi\.v1\.NodePublishVolumeRequest: /u)
+  }))
+  assert.equal(calls, 0)
+  rmSync(dir, { recursive: true })
+})
+
 test("a cancelled call interrupts its handler; shutdown cancels calls that outlive the timeout", async () => {
   const dir = tempDir()
   const socket = join(dir, "csi.sock")

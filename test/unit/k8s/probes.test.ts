@@ -1,16 +1,8 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import { Effect, Layer, Metric } from "effect"
-import { createServer } from "node:net"
 import { probeServerLayer, Readiness } from "../../../k8s/operability/probes.ts"
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
+import { freePort } from "../../envtest/ports.ts"
 
 test("the probe endpoint: /healthz, /readyz naming what is pending, /metrics of the role's context, 404 and 405", async () => {
   const port = await freePort()
