@@ -150,12 +150,20 @@ const writeStatus = Effect.fn("reconcileListener.writeStatus")(function*(raw: Ku
       fieldManager,
       force: true
     })
-  const written = yield* apply(yield* currentGaps).pipe(
+  const missing = yield* currentGaps
+  const written = yield* apply(missing).pipe(
+    Effect.map(Option.some),
     Effect.catch((error) =>
-      Effect.flatMap(learnGaps(error), (learned) => learned ? Effect.flatMap(currentGaps, apply) : Effect.fail(error))
+      Effect.gen(function*() {
+        if (!(yield* learnGaps(error, missing))) return yield* Effect.fail(error)
+        const now = yield* currentGaps
+        // Without the undeclared fields there may be nothing left to change.
+        if (statusUpToDate(withoutUndeclared(status, now), raw["status"])) return Option.none<KubeObject>()
+        return Option.some(yield* apply(now))
+      })
     )
   )
-  yield* view.written(written)
+  if (Option.isSome(written)) yield* view.written(written.value)
 })
 
 /** Up to date as far as the installed CRD can hold it. */

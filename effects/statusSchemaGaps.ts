@@ -63,16 +63,20 @@ export const wireStatus = (status: ListenerStatus, missing: ReadonlySet<string>)
   return Object.fromEntries(Object.entries(status).filter(([key]) => !missing.has(key)))
 }
 
-/** Learn the fields `error` names; the first time any are learned, say so once. True when something new was learned. */
-export const learnGaps = (error: KubeApiError) =>
+/**
+ * Learn the fields `error` names; the first time any are learned, say so once. True when
+ * the error names a field the failed write carried (`sentWithout` were already left out),
+ * i.e. a write without the fields now known is worth trying; concurrent reconciles that
+ * failed on the same fields all get true, and only one of them reports it.
+ */
+export const learnGaps = (error: KubeApiError, sentWithout: ReadonlySet<string>) =>
   Effect.gen(function*() {
     const fields = undeclaredStatusFields(error)
     if (fields.length === 0) return false
     const gaps = yield* StatusSchemaGaps
     const now = yield* Clock.currentTimeMillis
-    const fresh = fields.filter((field) => !gaps.missing.has(field))
     for (const field of fields) gaps.missing.set(field, now)
-    if (fresh.length === 0) return false
+    if (fields.every((field) => sentWithout.has(field))) return false
     if (!gaps.reported) {
       gaps.reported = true
       const note = `the installed Listener CRD (${LISTENER_CRD_NAME}) does not declare ${fields.map((f) => `status.${f}`).join(", ")} ` +
