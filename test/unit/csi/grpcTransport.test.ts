@@ -185,9 +185,12 @@ test("the grpc-js client: its deadline, and interrupting its call, interrupt the
       let next = first
       yield* serve(socket, () => next.handler())
       const client = yield* makeCsiClient(socket)
+      // Connected first: a deadline that passes while the channel connects never reaches a handler.
+      yield* client.call("Identity", "Probe", {})
 
-      const late = yield* Effect.flip(client.call("Node", "NodePublishVolume", {}, { timeout: "150 millis" }))
+      const late = yield* Effect.flip(client.call("Node", "NodePublishVolume", {}, { timeout: "500 millis" }))
       assert.equal(late.code, status.DEADLINE_EXCEEDED)
+      assert.ok(yield* Deferred.isDone(first.started), "the call reached its handler before the deadline")
       yield* Deferred.await(first.interrupted)
 
       const second = hanging()
