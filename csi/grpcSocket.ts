@@ -47,6 +47,8 @@ const shutdown = (server: Server, timeout: Duration.Duration): Effect.Effect<voi
   Effect.callback<void>((resume) => {
     server.tryShutdown(() => resume(Effect.void))
   }).pipe(
+    // Runs as a finalizer (uninterruptible): the wait itself must yield to the timeout.
+    Effect.interruptible,
     Effect.timeoutOption(timeout),
     Effect.flatMap((graceful) =>
       Option.isSome(graceful)
