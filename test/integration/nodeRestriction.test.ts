@@ -147,7 +147,11 @@ after(async () => {
   await plane?.stop()
 })
 
-test("a Pod-bound token of the node plugin names its node in the user info (authentication.kubernetes.io/node-name)", () => {
+test("a Pod-bound token of the node plugin names its node in the user info (authentication.kubernetes.io/node-name)", async () => {
+  // The feature that puts it there (KEP-4193), as the API server reports its gates.
+  const gate = /^kubernetes_feature_enabled\{name="ServiceAccountTokenPodNodeInfo",stage="([A-Z]*)"\} (\d)$/mu.exec(await plane.metrics())
+  assert.ok(gate !== null, "the API server reports the ServiceAccountTokenPodNodeInfo gate")
+  assert.equal(gate[2], "1", `ServiceAccountTokenPodNodeInfo is on by default (stage ${gate[1]})`)
   assert.equal(userInfoA.username, `system:serviceaccount:${RELEASE_NS}:${NODE_SA}`)
   assert.deepEqual(userInfoA.extra?.["authentication.kubernetes.io/node-name"], ["node-a"])
   assert.deepEqual(userInfoA.extra?.["authentication.kubernetes.io/pod-name"], ["plugin-a"])
