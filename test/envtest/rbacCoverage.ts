@@ -67,8 +67,12 @@ export const coverage = (username: string, rules: ReadonlyArray<PolicyRule>, eve
     const needed = permissionOfCall(event)
     if (needed === undefined || SELF_REVIEWS.has(needed)) continue
     const forbidden = event.annotations?.["authorization.k8s.io/decision"] === "forbid"
-    const into = forbidden || !allows(granted, needed) ? outside : used
-    into.set(needed, (into.get(needed) ?? 0) + 1)
+    // A server-side apply that created the object (201) is a patch that needed create too.
+    const alsoCreate = event.verb === "patch" && event.responseStatus?.code === 201 ? [needed.replace(/^patch /u, "create ")] : []
+    for (const permission of [needed, ...alsoCreate]) {
+      const into = forbidden || !allows(granted, permission) ? outside : used
+      into.set(permission, (into.get(permission) ?? 0) + 1)
+    }
   }
   const unused = [...granted].filter((p) => !used.has(p)).sort()
   return { outside, used, unused }

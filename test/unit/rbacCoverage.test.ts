@@ -13,6 +13,13 @@ const call = (username: string, verb: string, resource: string, extra: Partial<N
   stageTimestamp: "2026-01-01T00:00:00.000000Z"
 })
 
+test("a server-side apply that created its object used create as well as patch", () => {
+  const created = { ...call("me", "patch", "listeners", { apiGroup: "l.io" }), responseStatus: { code: 201 } }
+  const rules = [{ apiGroups: ["l.io"], resources: ["listeners"], verbs: ["create", "patch"] }]
+  assert.deepEqual(coverage("me", rules, [created]).unused, [])
+  assert.deepEqual(Object.fromEntries(coverage("me", [{ ...rules[0]!, verbs: ["patch"] }], [created]).outside), { "create l.io/listeners": 1 })
+})
+
 test("rules expand into single permissions", () => {
   assert.deepEqual([...permissionsOf([{ apiGroups: ["", "x.io"], resources: ["pods"], verbs: ["get", "patch"] }])].sort(), [
     "get core/pods", "get x.io/pods", "patch core/pods", "patch x.io/pods"
