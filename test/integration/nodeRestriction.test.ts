@@ -221,16 +221,22 @@ test("Listeners: node-a's plugin applies the per-volume Listener of its volume, 
   assert.match(await refused("a Listener owned by no volume", () =>
     nodeA.create(`${GROUP}/namespaces/other/listeners`, { ...perVolumeListener("other", "web", "nodes", pvs["a"]!), metadata: { name: "web", namespace: "other" } })),
     /may write only per-volume Listeners \(owned by exactly one PersistentVolume\); Listener other\/web is not one/u)
-  // A Listener someone else made (listener-name volumes bind to it) is not the plugin's to write.
+  // A Listener someone else made is not the plugin's to write, even where a volume of node-a
+  // would match it.
+  const pvA2 = await admin.create("/api/v1/persistentvolumes", pv("pv-a2", { namespace: "team", name: "data-a2" }, { "listeners.stackable.tech/listener-class": "nodes" }, "node-a"))
   await admin.create(`${GROUP}/namespaces/team/listeners`, {
     apiVersion: "listeners.stackable.tech/v1alpha1",
     kind: "Listener",
-    metadata: { name: "data-shared", namespace: "team" },
+    metadata: { name: "data-a2", namespace: "team" },
     spec: { className: "nodes", ports: [{ name: "http", port: 8080 }] }
   })
   assert.match(await refused("taking over a user's Listener", () =>
-    applyListener(nodeA, perVolumeListener("team", "data-shared", "nodes", pvs["shared"]!))),
-    /may not take over Listener team\/data-shared: it did not create it/u)
+    applyListener(nodeA, perVolumeListener("team", "data-a2", "nodes", pvA2))),
+    /may not take over Listener team\/data-a2: it did not create it/u)
+  // The Listener a listener-name volume binds to is never the plugin's either.
+  assert.match(await refused("writing the Listener a listener-name volume names", () =>
+    applyListener(nodeA, perVolumeListener("team", "shared", "nodes", pvs["shared"]!))),
+    /may write Listener team\/shared only as the per-volume Listener of PersistentVolume pv-shared/u)
 })
 
 test("PodListeners: node-a's plugin records addresses of its own Pods only", async () => {
