@@ -77,7 +77,8 @@ describe("security: a stolen node credential, class namespaces, least privilege"
   }
 
   before(async () => {
-    operator = await startOperatorCluster({ nodes: NODES, log, auditLog: "all" })
+    // With the opt-in PodListeners check, so that every node restriction is on.
+    operator = await startOperatorCluster({ nodes: NODES, log, auditLog: "all", values: ["nodeAdmissionPolicy.podListenersByPod=true"] })
     kube = operator.cluster.kube
     for (const ns of [NS, KAFKA_NS, TEAM_NS]) await createNamespace(kube, ns)
     await kube.create(`${LISTENERS}/listenerclasses`, listenerClass("sec-pinned", { serviceType: "NodePort", pinnedNodePorts: true }))

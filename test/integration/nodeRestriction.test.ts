@@ -5,7 +5,9 @@
 // node plugin's own writes here.
 import { after, before, test } from "node:test"
 import assert from "node:assert/strict"
+import { execFileSync } from "node:child_process"
 import { join } from "node:path"
+import { binary, binDir } from "../envtest/binDir.ts"
 import { startControlPlane } from "../envtest/controlPlane.ts"
 import type { ControlPlane } from "../envtest/controlPlane.ts"
 import { createNamespace, eventually, KubeClient } from "../envtest/kubeClient.ts"
@@ -16,6 +18,13 @@ const RELEASE_NS = "listener-operator"
 const NODE_SA = "listener-operator-node"
 const CSI_NODE_MANAGER = "listeners.stackable.tech_csi-node"
 const GROUP = "/apis/listeners.stackable.tech/v1alpha1"
+
+/** The chart rendered with extra values (its CRDs and policies; the rest is inert without nodes). */
+const renderChart = (...set: ReadonlyArray<string>): string =>
+  execFileSync(binary("helm", binDir()), [
+    "template", "listener-operator", join(import.meta.dirname, "..", "..", "deploy", "helm", "listener-operator"),
+    "--namespace", RELEASE_NS, ...set.flatMap((value) => ["--set", value])
+  ], { encoding: "utf8", env: { ...process.env, HELM_CACHE_HOME: "/tmp/helm-cache", HELM_CONFIG_HOME: "/tmp/helm-config", HELM_DATA_HOME: "/tmp/helm-data" } })
 
 let plane: ControlPlane
 let admin: KubeClient
@@ -110,6 +119,9 @@ before(async () => {
   admin = plane.kube
   const apply = await plane.kubectl(["apply", "--server-side", "-f", join(import.meta.dirname, "..", "..", "deploy", "manifests")])
   assert.equal(apply.code, 0, apply.stderr)
+  // The opt-in policy too (nodeAdmissionPolicy.podListenersByPod).
+  const withPodListeners = await plane.kubectl(["apply", "--server-side", "-f", "-"], renderChart("nodeAdmissionPolicy.podListenersByPod=true"))
+  assert.equal(withPodListeners.code, 0, withPodListeners.stderr)
   for (const name of ["node-a", "node-b"]) await admin.create("/api/v1/nodes", { apiVersion: "v1", kind: "Node", metadata: { name } })
   for (const ns of ["team", "other", "kafka-prod"]) await createNamespace(admin, ns, { waitForServiceAccount: false })
   for (const [ns, name, node, sa] of [
@@ -239,7 +251,7 @@ test("Listeners: node-a's plugin applies the per-volume Listener of its volume, 
     /may write Listener team\/shared only as the per-volume Listener of PersistentVolume pv-shared/u)
 })
 
-test("PodListeners: node-a's plugin records addresses of its own Pods only", async () => {
+test("PodListeners (with nodeAdmissionPolicy.podListenersByPod): node-a's plugin records addresses of its own Pods only", async () => {
   const created = await nodeA.create(`${GROUP}/namespaces/team/podlisteners`, podListeners(pods["app-a"]!), { fieldManager: CSI_NODE_MANAGER })
   await nodeA.patch(`${GROUP}/namespaces/team/podlisteners/${created.metadata.name}`, { spec: { listeners: { other: { scope: "Cluster", ingressAddresses: [] } } } }, "merge", { fieldManager: CSI_NODE_MANAGER })
   assert.match(await refused("PodListeners of a Pod on node-b", () =>
