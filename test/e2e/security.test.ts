@@ -262,9 +262,10 @@ describe("security: a stolen node credential, class namespaces, least privilege"
     assert.match(await refused("label a PV of node-b", () =>
       attacker.patch(`/api/v1/persistentvolumes/${pvB.metadata.name}`, { metadata: { labels: { "listeners.stackable.tech/listener-name": "own-a-listener" } } }, "merge")),
       /it is pinned to another node/u)
-    // The class rule holds for the node plugin too.
-    assert.match(await refused("the node plugin putting a class outside its namespaces", () => apply(perVolume(NS, "own-a-listener", "sec-kafka", pvA))),
-      /may not change the class|ListenerClass sec-kafka may not be used in namespace sec/u)
+    // Nor may it switch its own Listener to another class (here one not allowed in sec):
+    // the volume names the class.
+    assert.match(await refused("the node plugin switching its Listener's class", () => apply(perVolume(NS, "own-a-listener", "sec-kafka", pvA))),
+      /may not change the class|ListenerClass sec-kafka may not be used in namespace sec|name the Listener class in its volume context/u)
     // Reads and writes RBAC never gave the node role.
     assert.match(await refused("read Secrets", () => attacker.list(`/api/v1/namespaces/${OPERATOR_NAMESPACE}/secrets`)), /forbidden/u)
     assert.match(await refused("delete a Service", () => attacker.delete(`/api/v1/namespaces/${KAFKA_NS}/services/broker-listener`)), /forbidden/u)
