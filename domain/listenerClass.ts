@@ -10,6 +10,7 @@ import { LISTENER_API_VERSION } from "./constants.ts"
 import { DurationText } from "./duration.ts"
 import { NODE_ADDRESS_SELECTIONS, NODE_ADDRESS_TYPES } from "./listenerPlan/nodeAddresses.ts"
 import { HOSTNAME_PLACEHOLDERS, HOSTNAME_TEMPLATE_PATTERN } from "./listenerPlan/hostnameTemplate.ts"
+import { NAMESPACE_PATTERN_PATTERN } from "./classNamespaces.ts"
 
 /** An annotation key: an optional DNS-subdomain prefix and '/', then a name of at most 63 characters. */
 const ANNOTATION_KEY_PATTERN = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/u
@@ -89,6 +90,14 @@ export const ListenerClassSpec = Schema.Struct({
   hostnameAnnotation: optional(Schema.String.check(Schema.isMaxLength(316), Schema.isPattern(ANNOTATION_KEY_PATTERN, { expected: "an annotation key ([prefix/]name)" })).annotate({
     description: "With hostnameTemplate: the Service annotation that carries the Listener's hostname, e.g. external-dns.alpha.kubernetes.io/hostname so that external-dns publishes the name for the Service's address. Unset: no annotation."
   })),
+  allowedNamespaces: optional(
+    Schema.Array(
+      Schema.String.check(Schema.isMaxLength(63), Schema.isPattern(NAMESPACE_PATTERN_PATTERN, { expected: "a namespace name, '*' matching any run of characters" }))
+    ).check(Schema.isMaxLength(256)).annotate({
+      description: "Which namespaces may use this class: namespace names in which * matches any run of characters (e.g. kafka-*). Unset: every namespace; an empty list: none. Enforced at admission for Listeners and listener PVCs (the chart's class-namespaces ValidatingAdmissionPolicy) and by the controller for Listeners made before the rule (Ready=False, reason ClassNotAllowed, no Service).",
+      "x-kubernetes-list-type": "set"
+    })
+  ),
   serviceOverrides: withDefault(
     FreeFormObject.annotate({
       description: "A partial Service deep-merged over the generated Service (after serviceAnnotations), for settings this class does not model."

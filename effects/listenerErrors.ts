@@ -101,6 +101,17 @@ export class HostnameTemplateUnusable extends Data.TaggedError("HostnameTemplate
   }
 }
 
+/** The class's spec.allowedNamespaces does not match the Listener's namespace (classNamespaceRule.ts). */
+export class ClassNotAllowed extends Data.TaggedError("ClassNotAllowed")<ListenerRef & {
+  readonly className: string
+  /** The rule as quoted, e.g. `spec.allowedNamespaces [kafka-*]`. */
+  readonly rule: string
+}> {
+  override get message() {
+    return `ListenerClass ${this.className} may not be used in namespace ${this.namespace} (its ${this.rule}); Listener ${this.listener} is not exposed and its Service is removed`
+  }
+}
+
 /** A request to the API server failed in step `step` (apply Service, write status, …). */
 export class ListenerApiFailure extends Data.TaggedError("ListenerApiFailure")<ListenerRef & {
   readonly step: "AdoptService" | "ApplyService" | "DeleteStaleService" | "WriteStatus" | "ReadCache"
@@ -120,6 +131,7 @@ export type ListenerError =
   | ServiceRejected
   | NodePortConflict
   | HostnameTemplateUnusable
+  | ClassNotAllowed
   | ListenerApiFailure
 
 export type FailedReadyReason = Exclude<ReadyReason, "Reconciled" | "AwaitingAddresses">
@@ -143,6 +155,7 @@ export const errorPolicies: { readonly [Tag in ListenerError["_tag"]]: ErrorPoli
   // The other Service may go away: retry with backoff.
   NodePortConflict: { condition: "NodePortConflict", eventReason: "NodePortConflict", eventAction: "ApplyService", retry: "backoff" },
   HostnameTemplateUnusable: { condition: "InvalidSpec", eventReason: "HostnameTemplateUnusable", eventAction: "RenderHostname", retry: "awaitChange" },
+  ClassNotAllowed: { condition: "ClassNotAllowed", eventReason: "ClassNotAllowed", eventAction: "ResolveListenerClass", retry: "awaitChange" },
   ListenerApiFailure: { condition: undefined, eventReason: "ReconcileFailed", eventAction: "Reconcile", retry: "backoff" }
 }
 

@@ -60,6 +60,7 @@ import {
 import type { ListenerError, ListenerRef } from "./listenerErrors.ts"
 import { ListenerSettings } from "./listenerSettings.ts"
 import { ListenerView } from "./ListenerView.ts"
+import { refuseClassOutsideNamespaces } from "./classNamespaceRule.ts"
 import type { ListenerIdentity } from "./ListenerView.ts"
 import { adoptListenerStatus, adoptService, dropsStatusKeys } from "./adoption.ts"
 import { currentGaps, learnGaps, wireStatus, withoutUndeclared } from "./statusSchemaGaps.ts"
@@ -220,6 +221,7 @@ export const reconcileListener = Effect.fn("reconcileListener")(function*(raw: K
     return yield* new InvalidListenerClass({ ...ref, className, path: error.path, details: error.message })
   }
   const listenerClass = decodedClass.success
+  yield* refuseClassOutsideNamespaces(ref, identity, className, listenerClass.spec.allowedNamespaces)
 
   // The Service: never take over someone else's; apply only when the cache says it differs.
   const serviceName = identity.name

@@ -19,6 +19,7 @@ export type ReadyReason =
   | "ServiceConflict"
   | "NodePortConflict"
   | "InvalidSpec"
+  | "ClassNotAllowed"
 
 export interface Condition {
   readonly type: string

@@ -39,8 +39,9 @@ export interface ControlPlaneOptions {
    * ResponseComplete) of every write: who (user, user agent), what (verb, resource,
    * subresource, namespace, name), when, and with which response code. Read it with
    * `auditEvents()`. Off by default: it costs the API server time on every write.
+   * `"all"`: reads (get, list, watch) too — what a least-privilege check compares with RBAC.
    */
-  auditLog?: boolean;
+  auditLog?: boolean | "all";
 }
 
 /** One entry of the audit log (the fields tests read; see k8s.io/apiserver/pkg/apis/audit). */
@@ -56,10 +57,22 @@ export interface AuditEvent {
     readonly apiGroup?: string;
   };
   readonly responseStatus?: { readonly code?: number };
+  /** e.g. `authorization.k8s.io/decision`: `allow` | `forbid`. */
+  readonly annotations?: Readonly<Record<string, string>>;
   /** RFC 3339 with microseconds. */
   readonly requestReceivedTimestamp: string;
   readonly stageTimestamp: string;
 }
+
+/** Audit policy of `auditLog: "all"`: every request, metadata only, once each (when answered). */
+const AUDIT_POLICY_ALL = [
+  "apiVersion: audit.k8s.io/v1",
+  "kind: Policy",
+  "omitStages: [RequestReceived]",
+  "rules:",
+  "  - level: Metadata",
+  "",
+].join("\n");
 
 /** Audit policy of `auditLog`: writes only, metadata only, once each (when answered). */
 const AUDIT_POLICY = [
@@ -301,7 +314,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
       server = `https://${address}:${apiPort}`;
       const certs = await certsPromise;
       const auditPolicyPath = join(dir, "audit-policy.yaml");
-      if (opts.auditLog === true) await writeFile(auditPolicyPath, AUDIT_POLICY);
+      if (opts.auditLog !== undefined && opts.auditLog !== false) await writeFile(auditPolicyPath, opts.auditLog === "all" ? AUDIT_POLICY_ALL : AUDIT_POLICY);
       const disabledAdmission = ["TaintNodesByCondition", ...(opts.controllerManager === true ? [] : ["ServiceAccount"])];
       const apiserverArgs = [
         `--etcd-servers=${etcdUrl}`,
@@ -327,7 +340,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
             `--kubelet-client-certificate=${certs.admin.certPath}`,
             `--kubelet-client-key=${certs.admin.keyPath}`,
           ]),
-        ...(opts.auditLog === true
+        ...(opts.auditLog !== undefined && opts.auditLog !== false
           ? [
             `--audit-policy-file=${auditPolicyPath}`,
             `--audit-log-path=${join(dir, "audit.log")}`,
@@ -502,7 +515,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     };
 
     const auditEvents = async (): Promise<AuditEvent[]> => {
-      if (opts.auditLog !== true) throw new Error("auditEvents() needs startControlPlane({ auditLog: true })");
+      if (opts.auditLog === undefined || opts.auditLog === false) throw new Error("auditEvents() needs startControlPlane({ auditLog: true })");
       const text = await readFile(join(dir, "audit.log"), "utf8").catch(() => "");
       // The last line may be in the middle of being written.
       return text.split("\n").flatMap((line) => {

@@ -8,8 +8,11 @@ import { parse as parseYaml } from "yaml";
 export interface KubeConnection {
   readonly server: string; // https://127.0.0.1:port
   readonly caPem: string;
-  readonly certPem: string;
-  readonly keyPem: string;
+  /** Client certificate; or `token` instead. */
+  readonly certPem?: string;
+  readonly keyPem?: string;
+  /** A bearer token (e.g. a ServiceAccount token) instead of the client certificate. */
+  readonly token?: string;
 }
 
 /** A non-2xx answer of the API server. */
@@ -144,6 +147,7 @@ export class KubeClient {
     let payload: string | undefined;
     if (opts.body !== undefined) payload = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
     const headers: Record<string, string> = { accept: opts.accept ?? "application/json" };
+    if (this.connection.token !== undefined) headers["authorization"] = `Bearer ${this.connection.token}`;
     if (payload !== undefined) {
       headers["content-type"] = opts.contentType ?? "application/json";
       headers["content-length"] = String(Buffer.byteLength(payload));

@@ -367,17 +367,17 @@ test("values outside the schema are refused, naming the value", async () => {
 
 test("RBAC: the controller may write Listener status; each role gets what its calls need", () => {
   const controller = rulesOf(rendered, "ClusterRole", `${RELEASE}-controller`)
-  assert.deepEqual(verbsFor(controller, "listeners.stackable.tech", "listeners/status"), ["get", "patch", "update"])
-  assert.deepEqual(verbsFor(controller, "listeners.stackable.tech", "listeners"), ["create", "delete", "get", "list", "patch", "update", "watch"])
-  assert.deepEqual(verbsFor(controller, "events.k8s.io", "events"), ["create", "patch", "update"])
+  assert.deepEqual(verbsFor(controller, "listeners.stackable.tech", "listeners/status"), ["patch"])
+  assert.deepEqual(verbsFor(controller, "listeners.stackable.tech", "listeners"), ["create", "get", "list", "patch", "watch"])
+  assert.deepEqual(verbsFor(controller, "events.k8s.io", "events"), ["create", "patch"])
   const provisioner = rulesOf(rendered, "ClusterRole", `${RELEASE}-provisioner`)
   assert.deepEqual(verbsFor(provisioner, "", "persistentvolumes"), ["create", "delete", "get", "list", "patch", "watch"])
   assert.deepEqual(verbsFor(provisioner, "storage.k8s.io", "csinodes"), ["get", "list", "watch"])
   const node = rulesOf(rendered, "ClusterRole", `${RELEASE}-node`)
-  assert.deepEqual(verbsFor(node, "listeners.stackable.tech", "podlisteners"), ["create", "get", "patch", "update"])
+  assert.deepEqual(verbsFor(node, "listeners.stackable.tech", "podlisteners"), ["create", "get", "patch"])
   assert.deepEqual(verbsFor(node, "", "services"), [])
   const leases = rulesOf(rendered, "Role", `${RELEASE}-leader-election`)
-  assert.deepEqual(verbsFor(leases, "coordination.k8s.io", "leases"), ["create", "delete", "get", "list", "patch", "update", "watch"])
+  assert.deepEqual(verbsFor(leases, "coordination.k8s.io", "leases"), ["create", "get", "update"])
 })
 
 test("the API server accepts every rendered object (CRDs installed, the rest in a server-side dry run)", { timeout: 180_000 }, async () => {

@@ -45,6 +45,8 @@ export interface OperatorClusterOptions {
   /** Extra `--set` values for `helm install` (after the suite's own). */
   readonly values?: ReadonlyArray<string>
   readonly log?: ((line: string) => void) | undefined
+  /** The API server's audit log (`startControlPlane`'s `auditLog`). */
+  readonly auditLog?: boolean | "all"
 }
 
 const WAIT = { timeoutMs: 240_000, intervalMs: 1000 }
@@ -53,7 +55,12 @@ export async function startOperatorCluster(options: OperatorClusterOptions): Pro
   const log = options.log ?? (() => undefined)
   const images = await buildImages()
   log(`images: ${images.map((i) => i.ref).join(", ")}`)
-  const cluster = await startRealCluster({ nodes: [...options.nodes], images: images.map((i) => i.path), log })
+  const cluster = await startRealCluster({
+    nodes: [...options.nodes],
+    images: images.map((i) => i.path),
+    log,
+    ...(options.auditLog !== undefined ? { auditLog: options.auditLog } : {})
+  })
   const helmHome = await mkdtemp(join(tmpdir(), "listener-operator-helm-"))
   const stop = async () => {
     await cluster.stop()

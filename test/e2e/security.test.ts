@@ -1,0 +1,277 @@
+// docs/security.md on real kubelets, with the chart installed as users install it: an
+// attacker who took over node-a reads the node plugin's ServiceAccount token from node-a's
+// disk and tries to reach beyond the node — each write refused by the chart's admission
+// policies — while the plugin's own publish, refresh and unpublish keep working; who may use
+// which ListenerClass, at admission and for Listeners made before the rule; and least
+// privilege: every API call each role made during the run (the API server's audit log)
+// against the RBAC rules the chart gave it.
+import assert from "node:assert/strict"
+import { after, before, describe, test } from "node:test"
+import { LISTENER_API_VERSION } from "../../domain/constants.ts"
+import { createNamespace, eventually, KubeClient } from "../envtest/kubeClient.ts"
+import type { KubeObject } from "../envtest/kubeClient.ts"
+import { readyPod as readyPodIn } from "../envtest/localCluster.ts"
+import { coverage } from "../envtest/rbacCoverage.ts"
+import type { PolicyRule } from "../envtest/rbacCoverage.ts"
+import { OPERATOR_NAMESPACE, RELEASE, startOperatorCluster } from "../realnodes/operatorCluster.ts"
+import type { OperatorCluster } from "../realnodes/operatorCluster.ts"
+import { ephemeralPod, listenerClass, printedAddress } from "./workloads.ts"
+
+const log = process.env["E2E_LOG"] !== undefined ? (line: string) => console.error(line) : undefined
+const NS = "sec"
+const KAFKA_NS = "kafka-sec"
+const TEAM_NS = "team"
+const NODES = ["node-a", "node-b"] as const
+const WAIT = { timeoutMs: 240_000, intervalMs: 1000 }
+const LISTENERS = `/apis/${LISTENER_API_VERSION}`
+const MOUNT_PREFIX = "listener.stackable.tech/mnt."
+const CSI_NODE_MANAGER = "listeners.stackable.tech_csi-node"
+const CONTROLLER_USER = `system:serviceaccount:${OPERATOR_NAMESPACE}:${RELEASE}-controller`
+const NODE_USER = `system:serviceaccount:${OPERATOR_NAMESPACE}:${RELEASE}-node`
+
+/**
+ * Rules the run does not exercise, each with where it is used. Anything else unused fails
+ * the least-privilege test: remove the rule, or exercise it and say where.
+ */
+const NOT_EXERCISED: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  [NODE_USER]: {
+    "list core/persistentvolumes": "a hand-made PV whose name is not its volume handle (effects/volumeObjects.ts findPersistentVolume)",
+    "create events.k8s.io/events": "a volume that waits (test/integration/waitingEvents.test.ts); here each publish may succeed at once",
+    "patch events.k8s.io/events": "a volume that keeps waiting: its Event's series is patched (test/integration/waitingEvents.test.ts)"
+  },
+  [CONTROLLER_USER]: {
+    // The controller's own rules (controller-rbac.yaml).
+    "create listeners.stackable.tech/listenerclasses": "presets (preset value; this install has preset=none): test/integration/helmChart.test.ts, effects/presets.ts",
+    "get listeners.stackable.tech/listeners": "node-loss recovery keeps a per-volume Listener: test/integration/nodeLoss.test.ts",
+    "patch listeners.stackable.tech/listeners": "node-loss recovery keeps a per-volume Listener: test/integration/nodeLoss.test.ts",
+    "create listeners.stackable.tech/listeners": "node-loss recovery's apply, should the Listener have gone meanwhile",
+    "update listeners.stackable.tech/listeners/finalizers": "not a call: OwnerReferencesPermissionEnforcement checks it for the Services' blockOwnerDeletion",
+    "get core/services": "the uncached ListenerView (effects/ListenerView.ts) of library compositions",
+    "get core/nodes": "node-loss recovery reads a Node live (k8s/nodeLossController.ts)",
+    "delete core/persistentvolumeclaims": "node-loss recovery: test/integration/nodeLoss.test.ts",
+    "delete core/pods": "node-loss recovery: test/integration/nodeLoss.test.ts",
+    "get core/pods": "node-loss recovery: test/integration/nodeLoss.test.ts",
+    "list core/pods": "node-loss recovery lists the Pods of a claim: test/integration/nodeLoss.test.ts",
+    "get core/persistentvolumes": "ValidateVolumeCapabilities finds the PV by name (csi-sanity: test/integration/csiSanity.test.ts); the provisioner's rule",
+    "list core/persistentvolumeclaims": "informers that start with a list (here the sidecar streams it as a watch)",
+    "patch events.k8s.io/events": "a repeated Event is patched (series)",
+    // The csi-provisioner sidecar's rules (kubernetes-csi/external-provisioner's rbac.yaml).
+    "update core/persistentvolumeclaims": "csi-provisioner: claim annotations (e.g. the selected node) on paths this run does not take",
+    "get storage.k8s.io/csinodes": "csi-provisioner topology",
+    "list storage.k8s.io/csinodes": "csi-provisioner topology (listed when its informer does not stream)",
+    "get storage.k8s.io/storageclasses": "csi-provisioner",
+    "list storage.k8s.io/storageclasses": "csi-provisioner (listed when its informer does not stream)",
+    "get storage.k8s.io/volumeattachments": "csi-provisioner waits for detach before deleting a volume of an attachable driver",
+    "list storage.k8s.io/volumeattachments": "csi-provisioner waits for detach before deleting a volume of an attachable driver",
+    "watch storage.k8s.io/volumeattachments": "csi-provisioner waits for detach before deleting a volume of an attachable driver",
+    "list core/events": "csi-provisioner's client-go event recorder",
+    "watch core/events": "csi-provisioner's client-go event recorder",
+    "patch core/events": "csi-provisioner's client-go event recorder aggregates repeats",
+    "update core/events": "csi-provisioner's client-go event recorder aggregates repeats"
+  }
+}
+
+describe("security: a stolen node credential, class namespaces, least privilege", { timeout: 1_800_000 }, () => {
+  let operator: OperatorCluster
+  let kube: KubeClient
+  /** The attacker's client: node-a's plugin token, read from node-a's disk. */
+  let attacker: KubeClient
+
+  const readyPod = (namespace: string, name: string, notUid?: string) => readyPodIn(kube, namespace, name, notUid, WAIT)
+  const logsOf = async (namespace: string, name: string): Promise<string> => {
+    const run = await operator.cluster.plane.kubectl(["logs", "-n", namespace, name, "-c", "app"])
+    return run.code === 0 ? run.stdout : ""
+  }
+  const printed = (namespace: string, name: string) =>
+    eventually(`${name} printed its listener address`, async () => printedAddress(await logsOf(namespace, name)), WAIT)
+  const exec = async (namespace: string, name: string, command: ReadonlyArray<string>): Promise<string> => {
+    const run = await operator.cluster.plane.kubectl(["exec", "-n", namespace, name, "--", ...command])
+    assert.equal(run.code, 0, `exec ${command.join(" ")} in ${name}: ${run.stderr}`)
+    return run.stdout.trim()
+  }
+  const pvOf = async (namespace: string, pod: string): Promise<KubeObject> => {
+    const claim = await kube.get(`/api/v1/namespaces/${namespace}/persistentvolumeclaims/${pod}-listener`)
+    return kube.get(`/api/v1/persistentvolumes/${claim.spec.volumeName as string}`)
+  }
+  /** Resolves with the refusal message, or fails the test when the write went through. */
+  const refused = async (what: string, write: () => Promise<unknown>): Promise<string> => {
+    try {
+      await write()
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error)
+      assert.match(message, /: 403 /u, `${what}: refused as Forbidden: ${message}`)
+      return message
+    }
+    assert.fail(`${what}: the write was admitted`)
+  }
+
+  before(async () => {
+    // With the opt-in PodListeners check, so that every node restriction is on.
+    operator = await startOperatorCluster({ nodes: NODES, log, auditLog: "all", values: ["nodeAdmissionPolicy.podListenersByPod=true"] })
+    kube = operator.cluster.kube
+    for (const ns of [NS, KAFKA_NS, TEAM_NS]) await createNamespace(kube, ns)
+    await kube.create(`${LISTENERS}/listenerclasses`, listenerClass("sec-pinned", { serviceType: "NodePort", pinnedNodePorts: true }))
+    await kube.create(`${LISTENERS}/listenerclasses`, listenerClass("sec-kafka", { serviceType: "ClusterIP", allowedNamespaces: ["kafka-*"] }))
+    await kube.create(`${LISTENERS}/listenerclasses`, listenerClass("sec-cluster", { serviceType: "ClusterIP" }))
+    for (const [name, node] of [["own-a", "node-a"], ["victim-b", "node-b"]] as const) {
+      await kube.create(`/api/v1/namespaces/${NS}/pods`, ephemeralPod(name, NS, "sec-pinned", node))
+    }
+  })
+
+  after(async () => {
+    attacker?.close()
+    await operator?.stop()
+  })
+
+  test("under the node policies, publish, refresh and unpublish work on both nodes", async () => {
+    for (const name of ["own-a", "victim-b"]) {
+      await readyPod(NS, name)
+      assert.ok(await printed(NS, name))
+    }
+    const ownA = await kube.get(`/api/v1/namespaces/${NS}/pods/own-a`)
+    assert.ok(Object.keys(ownA.metadata.labels ?? {}).some((key) => key.startsWith(MOUNT_PREFIX)), "the mount label is on the Pod")
+    const record = await kube.get(`${LISTENERS}/namespaces/${NS}/podlisteners/pod-${ownA.metadata.uid}`)
+    assert.ok((record.spec.listeners as Record<string, unknown>)["listener"], "PodListeners records the volume")
+    const pv = await pvOf(NS, "own-a")
+    assert.equal(pv.metadata.labels?.["listeners.stackable.tech/listener-name"], "own-a-listener")
+    // Refresh: a node address override reaches the running Pod's files (PodListeners patched).
+    await kube.patch("/api/v1/nodes/node-a", { metadata: { annotations: { "listeners.stackable.tech/node-address": "192.0.2.7" } } })
+    await eventually("the refreshed address in own-a's volume", async () =>
+      (await exec(NS, "own-a", ["cat", "/listener/default-address/address"])) === "192.0.2.7", WAIT)
+    await eventually("the refreshed address in own-a's PodListeners", async () => {
+      const live = await kube.get(`${LISTENERS}/namespaces/${NS}/podlisteners/pod-${ownA.metadata.uid}`)
+      return JSON.stringify(live.spec).includes("192.0.2.7")
+    }, WAIT)
+    // Unpublish and publish again: the Pod replaced on node-a.
+    await kube.delete(`/api/v1/namespaces/${NS}/pods/own-a`)
+    await eventually("own-a gone", async () => (await kube.getOrUndefined(`/api/v1/namespaces/${NS}/pods/own-a`)) === undefined, WAIT)
+    await kube.create(`/api/v1/namespaces/${NS}/pods`, ephemeralPod("own-a", NS, "sec-pinned", "node-a"))
+    await readyPod(NS, "own-a", ownA.metadata.uid)
+    assert.ok(await printed(NS, "own-a"))
+    // A class restricted to kafka-* works there.
+    await kube.create(`/api/v1/namespaces/${KAFKA_NS}/pods`, ephemeralPod("broker", KAFKA_NS, "sec-kafka", "node-a"))
+    await readyPod(KAFKA_NS, "broker")
+  })
+
+  test("ListenerClass allowedNamespaces: refused elsewhere at admission; a Listener made before the rule is withdrawn", async () => {
+    const listener = (namespace: string, name: string, className: string) => ({
+      apiVersion: LISTENER_API_VERSION,
+      kind: "Listener",
+      metadata: { name, namespace },
+      spec: { className, ports: [{ name: "http", port: 8080 }] }
+    })
+    const rule = /ListenerClass sec-kafka may not be used in namespace team \(its spec\.allowedNamespaces \[kafka-\*\]\)/u
+    assert.match(await refused("a Listener of sec-kafka in team", () => kube.create(`${LISTENERS}/namespaces/${TEAM_NS}/listeners`, listener(TEAM_NS, "web", "sec-kafka"))), rule)
+    assert.match(await refused("a listener PVC of sec-kafka in team", () =>
+      kube.create(`/api/v1/namespaces/${TEAM_NS}/persistentvolumeclaims`, {
+        apiVersion: "v1",
+        kind: "PersistentVolumeClaim",
+        metadata: { name: "data", annotations: { "listeners.stackable.tech/listener-class": "sec-kafka" } },
+        spec: { storageClassName: "listeners.stackable.tech", accessModes: ["ReadWriteMany"], resources: { requests: { storage: "1" } } }
+      })), rule)
+    // Made while the class was open, then the admin restricts it.
+    await kube.create(`${LISTENERS}/namespaces/${TEAM_NS}/listeners`, listener(TEAM_NS, "legacy", "sec-cluster"))
+    await eventually("legacy's Service", () => kube.getOrUndefined(`/api/v1/namespaces/${TEAM_NS}/services/legacy`), WAIT)
+    await kube.patch(`${LISTENERS}/listenerclasses/sec-cluster`, { spec: { allowedNamespaces: ["kafka-*", NS] } })
+    const ready = await eventually("legacy withdrawn", async () => {
+      const live = await kube.get(`${LISTENERS}/namespaces/${TEAM_NS}/listeners/legacy`)
+      const condition = ((live.status?.["conditions"] ?? []) as Array<Record<string, string>>).find((c) => c["type"] === "Ready")
+      return condition?.["reason"] === "ClassNotAllowed" ? condition : undefined
+    }, WAIT)
+    assert.equal(ready["status"], "False")
+    assert.match(ready["message"]!, /ListenerClass sec-cluster may not be used in namespace team \(its spec\.allowedNamespaces \[kafka-\*, sec\]\)/u)
+    await eventually("legacy's Service deleted", async () => (await kube.getOrUndefined(`/api/v1/namespaces/${TEAM_NS}/services/legacy`)) === undefined, WAIT)
+    const events = await kube.list(`/apis/events.k8s.io/v1/namespaces/${TEAM_NS}/events`, { fieldSelector: "reason=ClassNotAllowed" })
+    assert.ok(events.items.some((e) => /sec-cluster.*spec\.allowedNamespaces/u.test(String(e["note"]))), "a Warning Event names the class and the rule")
+  })
+
+  test("least privilege: every call of each role is allowed by its chart RBAC, and every rule is used", async () => {
+    const rulesOf = async (path: string): Promise<ReadonlyArray<PolicyRule>> => ((await kube.get(path))["rules"] ?? []) as ReadonlyArray<PolicyRule>
+    const rbac = "/apis/rbac.authorization.k8s.io/v1"
+    const controllerRules = [
+      ...(await rulesOf(`${rbac}/clusterroles/${RELEASE}-controller`)),
+      ...(await rulesOf(`${rbac}/clusterroles/${RELEASE}-provisioner`)),
+      ...(await rulesOf(`${rbac}/namespaces/${OPERATOR_NAMESPACE}/roles/${RELEASE}-leader-election`))
+    ]
+    const nodeRules = await rulesOf(`${rbac}/clusterroles/${RELEASE}-node`)
+    const events = await operator.cluster.plane.auditEvents()
+    const report: string[] = []
+    const results = ([[CONTROLLER_USER, controllerRules], [NODE_USER, nodeRules]] as const).map(([user, rules]) => {
+      const result = coverage(user, rules, events)
+      report.push(`${user}: used ${JSON.stringify(Object.fromEntries(result.used))}; unused ${JSON.stringify(result.unused)}; outside ${JSON.stringify(Object.fromEntries(result.outside))}`)
+      return { user, result }
+    })
+    console.error(report.join("\n"))
+    for (const { user, result } of results) {
+      assert.ok(result.used.size > 0, `${user} made calls`)
+      assert.deepEqual(Object.fromEntries(result.outside), {}, `${user} made calls its RBAC does not allow`)
+      const unexplained = result.unused.filter((p) => NOT_EXERCISED[user]?.[p] === undefined)
+      assert.deepEqual(unexplained, [], `${user} has rules no call used`)
+      // Explained rules a run may still use (a repeated Event, a listed informer): only noted.
+      const usedAnyway = Object.keys(NOT_EXERCISED[user] ?? {}).filter((p) => result.used.has(p))
+      if (usedAnyway.length > 0) console.error(`${user}: used this time although listed as not exercised: ${usedAnyway.join(", ")}`)
+    }
+  })
+
+  test("an attacker with node-a's plugin token reaches nothing beyond node-a", async () => {
+    // As an attacker on node-a would: the projected token in the kubelet's directory of the plugin's Pod.
+    const plugin = await operator.nodePluginPod("node-a")
+    // A tmpfs mounted in node-a's mount namespace: read it there, as root on node-a.
+    const nodeA = operator.cluster.nodes.find((n) => n.name === "node-a")!
+    const read = await nodeA.exec(["sh", "-c", `cat /var/lib/kubelet/pods/${plugin.metadata.uid!}/volumes/kubernetes.io~projected/kube-api-access-*/token`])
+    assert.equal(read.code, 0, `read the token on node-a: ${read.stderr}`)
+    const token = read.stdout.trim()
+    attacker = new KubeClient({ server: operator.cluster.plane.server, caPem: kube.connection.caPem, token })
+    const me = await attacker.create<{ status: { userInfo: { username: string; extra?: Record<string, string[]> } } }>(
+      "/apis/authentication.k8s.io/v1/selfsubjectreviews", { apiVersion: "authentication.k8s.io/v1", kind: "SelfSubjectReview" })
+    assert.equal(me.status.userInfo.username, NODE_USER)
+    assert.deepEqual(me.status.userInfo.extra?.["authentication.kubernetes.io/node-name"], ["node-a"])
+
+    const ownA = await kube.get(`/api/v1/namespaces/${NS}/pods/own-a`)
+    const victimB = await kube.get(`/api/v1/namespaces/${NS}/pods/victim-b`)
+    const pvA = await pvOf(NS, "own-a")
+    const pvB = await pvOf(NS, "victim-b")
+    const mount = `${MOUNT_PREFIX}0123456789abcdef0123456789abcdef`
+    const patchPod = (pod: KubeObject, labels: Record<string, string>) =>
+      attacker.patch(`/api/v1/namespaces/${NS}/pods/${pod.metadata.name}`, { metadata: { labels } }, "merge")
+
+    assert.match(await refused("patch a Pod on node-b", () => patchPod(victimB, { [mount]: "x" })),
+      /the node plugin of node node-a may write only Pods scheduled to it; Pod sec\/victim-b is on node node-b/u)
+    assert.match(await refused("a foreign label on a Pod of node-a", () => patchPod(ownA, { "app.kubernetes.io/role": "admin" })),
+      /may change only the labels listener\.stackable\.tech\/mnt\.\* of a Pod/u)
+    const perVolume = (namespace: string, name: string, className: string, owner: KubeObject, spec: Record<string, unknown> = {}) => ({
+      apiVersion: LISTENER_API_VERSION,
+      kind: "Listener",
+      metadata: { name, namespace, ownerReferences: [{ apiVersion: "v1", kind: "PersistentVolume", name: owner.metadata.name, uid: owner.metadata.uid }] },
+      spec: { className, ports: [{ name: "http", port: 8080 }], ...spec }
+    })
+    const apply = (body: ReturnType<typeof perVolume>) =>
+      attacker.patch(`${LISTENERS}/namespaces/${body.metadata.namespace}/listeners/${body.metadata.name}`, body, "apply", { fieldManager: CSI_NODE_MANAGER, force: true })
+    assert.match(await refused("a Listener in a namespace with no volume on node-a", () => apply(perVolume(TEAM_NS, "exposed", "sec-pinned", pvA))),
+      /may write Listener team\/exposed only as the per-volume Listener of PersistentVolume/u)
+    assert.match(await refused("a Listener with no volume at all", () =>
+      attacker.create(`${LISTENERS}/namespaces/${TEAM_NS}/listeners`, { ...perVolume(TEAM_NS, "exposed", "sec-pinned", pvA), metadata: { name: "exposed", namespace: TEAM_NS } })),
+      /may write only per-volume Listeners/u)
+    assert.match(await refused("a Listener whose extraPodSelectorLabels select someone else's Pods", () =>
+      apply(perVolume(NS, "own-a-listener", "sec-pinned", pvA, { extraPodSelectorLabels: { app: "victim-b" } }))),
+      /may not set extraPodSelectorLabels or objectOverrides/u)
+    assert.match(await refused("PodListeners of a Pod on node-b", () =>
+      attacker.patch(`${LISTENERS}/namespaces/${NS}/podlisteners/pod-${victimB.metadata.uid}`,
+        { spec: { listeners: { listener: { scope: "Node", ingressAddresses: [{ address: "198.51.100.66", addressType: "IP", ports: { http: 443 } }] } } } }, "merge")),
+      /may write only PodListeners of Pods scheduled to it; Pod sec\/victim-b is on node node-b/u)
+    assert.match(await refused("label a PV of node-b", () =>
+      attacker.patch(`/api/v1/persistentvolumes/${pvB.metadata.name}`, { metadata: { labels: { "listeners.stackable.tech/listener-name": "own-a-listener" } } }, "merge")),
+      /it is pinned to another node/u)
+    // Nor may it switch its own Listener to another class (here one not allowed in sec):
+    // the volume names the class.
+    assert.match(await refused("the node plugin switching its Listener's class", () => apply(perVolume(NS, "own-a-listener", "sec-kafka", pvA))),
+      /may not change the class|ListenerClass sec-kafka may not be used in namespace sec|name the Listener class in its volume context/u)
+    // Reads and writes RBAC never gave the node role.
+    assert.match(await refused("read Secrets", () => attacker.list(`/api/v1/namespaces/${OPERATOR_NAMESPACE}/secrets`)), /forbidden/u)
+    assert.match(await refused("delete a Service", () => attacker.delete(`/api/v1/namespaces/${KAFKA_NS}/services/broker-listener`)), /forbidden/u)
+    // Nothing changed for the victims.
+    const after = await kube.get(`/api/v1/namespaces/${NS}/pods/victim-b`)
+    assert.deepEqual(after.metadata.labels, victimB.metadata.labels)
+    await readyPod(NS, "own-a")
+  })
+})
