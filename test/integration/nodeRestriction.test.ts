@@ -245,6 +245,15 @@ test("Listeners: node-a's plugin applies the per-volume Listener of its volume, 
   assert.match(await refused("taking over a user's Listener", () =>
     applyListener(nodeA, perVolumeListener("team", "data-a2", "nodes", pvA2))),
     /may not take over Listener team\/data-a2: it did not create it/u)
+  // The per-volume Listener the upstream operator's node plugin made before we took over
+  // (its field manager listeners.stackable.tech/volume) is the plugin's to keep writing.
+  const pvA3 = await admin.create("/api/v1/persistentvolumes", pv("pv-a3", { namespace: "team", name: "data-a3" }, { "listeners.stackable.tech/listener-class": "nodes" }, "node-a"))
+  await admin.patch(`${GROUP}/namespaces/team/listeners/data-a3`, perVolumeListener("team", "data-a3", "nodes", pvA3), "apply", {
+    fieldManager: "listeners.stackable.tech/volume",
+    force: true
+  })
+  const adopted = await applyListener(nodeA, perVolumeListener("team", "data-a3", "nodes", pvA3, { ports: [{ name: "http", port: 8082 }] }))
+  assert.equal(adopted.metadata.name, "data-a3")
   // The Listener a listener-name volume binds to is never the plugin's either.
   assert.match(await refused("writing the Listener a listener-name volume names", () =>
     applyListener(nodeA, perVolumeListener("team", "shared", "nodes", pvs["shared"]!))),
