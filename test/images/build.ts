@@ -111,7 +111,7 @@ function pauseImage(): ImageArchive {
 const BUSYBOX = "/bin/busybox";
 
 function busyboxImage(): ImageArchive {
-  if (!existsSync(BUSYBOX)) throw new Error(`${BUSYBOX} is missing: install Debian's busybox-static (test/realnodes/install-deps.sh)`);
+  if (!existsSync(BUSYBOX)) throw new Error(`${BUSYBOX} is missing: install Debian's busybox-static (test/install-deps.sh)`);
   const applets = execFileSync(BUSYBOX, ["--list"]).toString().split("\n").filter((a) => /^[a-z0-9_.[-]+$/u.test(a) && a !== "busybox");
   return cachedImage("busybox", BUSYBOX_REF, [readFileSync(BUSYBOX)], { cmd: ["sh"] }, (rootfs) => {
     put(rootfs, "bin/busybox", BUSYBOX, 0o755);
