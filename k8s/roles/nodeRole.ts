@@ -10,6 +10,7 @@ import type { KubeApi } from "../../effects/KubeApi.ts"
 import { PublishedVolumes } from "../../effects/publishedVolumes.ts"
 import { refreshPublishedVolumes } from "../../effects/refreshVolumes.ts"
 import { TargetLocks } from "../../effects/targetLocks.ts"
+import { recordRefresh, trackPublishedVolumes } from "../../effects/volumeMetrics.ts"
 import { EventRecorderKube } from "../../adapters/EventRecorderKube.ts"
 import { VolumeFsNode } from "../../adapters/VolumeFsNode.ts"
 import { makeNodeService } from "../../csi/nodeService.ts"
@@ -45,6 +46,9 @@ export interface NodeRoleConfig {
 
 const READY_REGISTRATION = "kubelet-registration"
 
+/** How often listener_operator_published_volumes is re-read from the registry (a scrape interval's worth). */
+const PUBLISHED_VOLUMES_SAMPLE_EVERY = "15 seconds"
+
 /**
  * `published-volumes/<node>` beside the CSI socket: a host path in the chart, so it
  * outlives the container (per node, for test clusters whose plugins share a directory).
@@ -76,11 +80,13 @@ export const nodeRoleLayer = (config: NodeRoleConfig): Layer.Layer<never, unknow
     const refreshEvery = Duration.fromInputUnsafe(config.addressRefreshInterval ?? "30 seconds")
     if (Duration.isPositive(refreshEvery)) {
       yield* refreshPublishedVolumes(config.nodeName).pipe(
+        Effect.tap(recordRefresh),
         Effect.delay(refreshEvery),
         Effect.forever,
         Effect.forkScoped
       )
     }
+    yield* Effect.forkScoped(trackPublishedVolumes(PUBLISHED_VOLUMES_SAMPLE_EVERY))
     // After the CSI socket: the kubelet dials it as soon as it learns of it.
     if (config.registration !== undefined) yield* registerWithKubelet(config.registration)
   })).pipe(
