@@ -6,11 +6,12 @@
 // stopped on one node fires ListenerNodePluginMissing for that node and bringing it back
 // resolves it; every panel of the Grafana dashboard (deploy/grafana/) returns data.
 //
-// Prometheus runs in node-a's network namespace, which routes to both nodes' Pod networks
-// and reaches the API server (its kubernetes_sd reads the cluster with the kubelets'
-// kubeconfig); the test queries it from the host over the node bridge.
+// Prometheus runs in node-a's network namespace, which routes to both nodes' Pod networks;
+// the test queries it from the host over the node bridge. Debian builds Prometheus without
+// kubernetes_sd, so the test discovers the operator's Pods as the chart's ServiceMonitors
+// would and hands them over as a file_sd file.
 import assert from "node:assert/strict"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { after, before, describe, test } from "node:test"
@@ -33,6 +34,8 @@ const NODES = ["node-a", "node-b"] as const
 const LISTENERS = `/apis/${LISTENER_API_VERSION}`
 const WAIT = { timeoutMs: 240_000, intervalMs: 1000 }
 const PROMETHEUS_PORT = 9090
+/** The chart's metricsPort (default), which both roles serve with node.registration=builtin. */
+const METRICS_PORT = 8080
 /** Scrape and rule evaluation every second; alerts fire after 3 s; rates over 20 s. */
 const SCRAPE_INTERVAL = "1s"
 const ALERT_FOR = "3s"
@@ -57,6 +60,24 @@ describe("a real Prometheus scrapes both roles on real kubelets: series, alerts,
   let prometheus: TrackedProcess | undefined
   let work: string
   let base: string
+  let discovery: ReturnType<typeof setInterval> | undefined
+
+  /**
+   * Service discovery as the chart's ServiceMonitors do it — the operator's running Pods, on
+   * their HTTP port, labelled role / node / namespace / pod — into a file_sd file (Debian's
+   * Prometheus is built without kubernetes_sd). Written every second, replaced atomically.
+   */
+  const writeTargets = async (): Promise<void> => {
+    const pods = (await kube.list(`/api/v1/namespaces/${OPERATOR_NAMESPACE}/pods`, { labelSelector: `app.kubernetes.io/instance=${RELEASE}` })).items
+    const groups = pods.flatMap((pod) => {
+      const ip = pod.status?.["podIP"] as string | undefined
+      const role = pod.metadata.labels?.["app.kubernetes.io/component"]
+      if (ip === undefined || pod.status?.["phase"] !== "Running" || pod.metadata.deletionTimestamp !== undefined) return []
+      return [{ targets: [`${ip}:${METRICS_PORT}`], labels: { role, node: pod.spec?.nodeName, namespace: OPERATOR_NAMESPACE, pod: pod.metadata.name } }]
+    })
+    writeFileSync(join(work, "targets.json.next"), JSON.stringify(groups))
+    renameSync(join(work, "targets.json.next"), join(work, "targets.json"))
+  }
 
   const query = async (expr: string): Promise<Sample[]> => {
     const response = await fetch(`${base}/api/v1/query?query=${encodeURIComponent(expr)}`)
@@ -92,27 +113,14 @@ describe("a real Prometheus scrapes both roles on real kubelets: series, alerts,
     const nodeA = operator.cluster.nodes.findIndex((n) => n.name === "node-a")
     const address = operator.cluster.nodes[nodeA]!.ip
     base = `http://${address}:${PROMETHEUS_PORT}`
-    writeFileSync(join(work, "kubeconfig"), operator.cluster.plane.kubeconfigYaml, { mode: 0o600 })
     writeFileSync(join(work, "rules.yaml"), stringify(await renderedRules()))
-    // What the chart's ServiceMonitors do, for a Prometheus without the Prometheus Operator:
-    // the operator's Pods, their HTTP port, and the role / node / namespace / pod labels.
     writeFileSync(join(work, "prometheus.yaml"), stringify({
       global: { scrape_interval: SCRAPE_INTERVAL, scrape_timeout: SCRAPE_INTERVAL, evaluation_interval: SCRAPE_INTERVAL },
       rule_files: [join(work, "rules.yaml")],
-      scrape_configs: [{
-        job_name: "listener-operator",
-        kubernetes_sd_configs: [{ role: "pod", kubeconfig_file: join(work, "kubeconfig"), namespaces: { names: [OPERATOR_NAMESPACE] } }],
-        relabel_configs: [
-          { source_labels: ["__meta_kubernetes_pod_label_app_kubernetes_io_instance"], regex: RELEASE, action: "keep" },
-          { source_labels: ["__meta_kubernetes_pod_label_app_kubernetes_io_component"], regex: "controller|node", action: "keep" },
-          { source_labels: ["__meta_kubernetes_pod_container_port_number"], regex: "8080", action: "keep" },
-          { source_labels: ["__meta_kubernetes_pod_label_app_kubernetes_io_component"], target_label: "role" },
-          { source_labels: ["__meta_kubernetes_pod_node_name"], target_label: "node" },
-          { source_labels: ["__meta_kubernetes_namespace"], target_label: "namespace" },
-          { source_labels: ["__meta_kubernetes_pod_name"], target_label: "pod" }
-        ]
-      }]
+      scrape_configs: [{ job_name: "listener-operator", file_sd_configs: [{ files: [join(work, "targets.json")], refresh_interval: "1s" }] }]
     }))
+    await writeTargets()
+    discovery = setInterval(() => void writeTargets().catch(() => undefined), 1000)
     prometheus = spawnTracked({
       name: "prometheus",
       command: "ip",
@@ -134,6 +142,7 @@ describe("a real Prometheus scrapes both roles on real kubelets: series, alerts,
   })
 
   after(async () => {
+    if (discovery !== undefined) clearInterval(discovery)
     await prometheus?.stop()
     if (work !== undefined) rmSync(work, { recursive: true, force: true })
     await operator?.stop()
