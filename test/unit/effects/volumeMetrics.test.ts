@@ -49,3 +49,11 @@ test("each refresh pass adds its outcomes; the gauge follows the published volum
   assert.equal(valueOf(text, "listener_operator_volume_refresh_total", { outcome: "forgotten" }), 1)
   assert.equal(valueOf(text, "listener_operator_published_volumes"), 0)
 })
+
+test("a pass that found nothing still shows every outcome, at 0 (dashboards and rates see the series from the first pass)", async () => {
+  const text = await Effect.runPromise(withRegistry(Effect.andThen(recordRefresh({ checked: 0, republished: 0, forgotten: 0 }), PrometheusMetrics.format())))
+  for (const outcome of ["unchanged", "republished", "forgotten"]) {
+    assert.equal(valueOf(text, "listener_operator_volume_refresh_total", { outcome }), 0, `${outcome}:\n${text}`)
+  }
+  assert.equal(valueOf(text, "listener_operator_volume_refresh_passes_total"), 1)
+})
