@@ -67,7 +67,7 @@ test("an API server that cannot be reached is one log line naming the address an
       "users: [{name: u, user: {token: x}}]", ""
     ].join("\n"))
     const run = cli(["run", "node", "--csi-endpoint", join(dir, "csi.sock"), "--node-name", "n", "--metrics-port", "0", "--log-format", "text"],
-      { KUBECONFIG: kubeconfig }, [], 6000)
+      { KUBECONFIG: kubeconfig }, [], 15000)
     const output = run.stdout + run.stderr
     const lines = output.split("\n").filter((line) => line.includes("cannot be reached"))
     assert.equal(lines.length, 1, output)
