@@ -7,7 +7,7 @@
  * and deletes a Pod to show it coming back on its node with the same address.
  *
  * Needs root (network and mount namespaces) and the Debian packages of
- * test/realnodes/install-deps.sh.
+ * test/install-deps.sh.
  */
 import { execFileSync } from "node:child_process"
 import { Effect } from "effect"

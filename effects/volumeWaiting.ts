@@ -14,6 +14,7 @@ import { NODE_ADDRESS_ANNOTATION } from "../domain/listenerPlan/nodeAddresses.ts
 import { EventRecorder } from "./EventRecorder.ts"
 import type { EventRegarding } from "./EventRecorder.ts"
 import type { ListenerAddressesNotReady, VolumeError } from "./volumeErrors.ts"
+import { recordVolumeWait } from "./volumeMetrics.ts"
 
 export interface WaitingExplanation {
   /** The Event reason (CamelCase; docs/troubleshooting.md is keyed by it). */
@@ -101,6 +102,7 @@ export const reportVolumeWaiting = (action: "PublishVolume" | "CreateVolume", su
     Effect.gen(function*() {
       const explanation = explainVolumeWaiting(error)
       if (explanation === undefined) return
+      yield* recordVolumeWait(action, explanation.reason)
       const events = yield* EventRecorder
       for (const regarding of subjects) {
         yield* events.record({ regarding, type: "Warning", reason: explanation.reason, action, note: explanation.note })

@@ -35,6 +35,7 @@ import { ListenerView } from "../effects/ListenerView.ts"
 import { awaitChange, listenerErrorPolicy, reconcileListener } from "../effects/reconcileListener.ts"
 import { listenerCacheSpecs, ListenerIndex, listenerViewOf } from "./listenerView.ts"
 import type { ListenerCaches } from "./listenerView.ts"
+import { trackListenerReadiness } from "./listenerMetrics.ts"
 import type { BackoffPolicy } from "./runtime/backoff.ts"
 import { runWhileLeading } from "./runtime/leaderElection.ts"
 import type { LeaderElectionConfig } from "./runtime/leaderElection.ts"
@@ -126,6 +127,9 @@ const controllerSpec = (caches: () => ListenerCaches | undefined) => ({
   }
 })
 
+/** How often listener_operator_listeners is recounted from the cache (k8s/listenerMetrics.ts). */
+const LISTENER_READINESS_SAMPLE_EVERY = "5 seconds"
+
 /**
  * Builds the controller: caches start filling at once (in the current scope). `run` starts
  * reconciling once every cache has listed, and never returns; interrupt it to stop (the
@@ -144,6 +148,8 @@ export const makeListenerController = Effect.gen(function*() {
   }
   const view = listenerViewOf(caches)
   const listeners = caches.listeners
+  // On every replica (the cache is warm on standbys too), for the whole life of the caches.
+  yield* Effect.forkScoped(trackListenerReadiness(listeners, LISTENER_READINESS_SAMPLE_EVERY))
 
   // What this controller learned about the installed CRD (statusSchemaGaps.ts) is its own.
   const gaps = makeStatusSchemaGaps()

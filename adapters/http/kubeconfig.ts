@@ -49,7 +49,7 @@ export const messageOf = (cause: unknown): string => (cause instanceof Error ? c
 export const loadKubeConfig = (source: string, load: (kc: KubeConfig) => void): Effect.Effect<KubeConfig, KubeConfigError> =>
   Effect.tryPromise({
     try: async () => {
-      const { KubeConfig } = await import("@kubernetes/client-node")
+      const { KubeConfig } = await import("./clientNodeKubeConfig.ts")
       const kc = new KubeConfig()
       load(kc)
       return kc

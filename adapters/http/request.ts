@@ -15,6 +15,7 @@ import type { KubeApiError } from "../../effects/KubeApi.ts"
 import { errorFromBadAnswer, errorFromResponse, errorFromTransport, RequestTimedOut } from "./errors.ts"
 import type { RequestTarget } from "./errors.ts"
 import type { ClusterConnection } from "./kubeconfig.ts"
+import { countKubeApiRequest } from "./metrics.ts"
 import { RequestCounter } from "./stats.ts"
 import type { RequestStats } from "./stats.ts"
 
@@ -137,7 +138,7 @@ export const makeTransport = (
     }
 
     const send = (request: HttpRequest): Effect.Effect<unknown, KubeApiError> =>
-      Effect.flatMap(authHeaders(request.target), (auth) =>
+      Effect.flatMap(Effect.tap(authHeaders(request.target), () => countKubeApiRequest(request)), (auth) =>
         Effect.callback<unknown, KubeApiError>((resume, signal) => {
           const { target } = request
           let settled = false
@@ -173,6 +174,7 @@ export const makeTransport = (
       Stream.unwrap(Effect.gen(function*() {
         const { target } = request
         const auth = yield* authHeaders(target)
+        yield* countKubeApiRequest(request)
         const abort = yield* Effect.acquireRelease(
           Effect.sync(() => new AbortController()),
           (controller) => Effect.sync(() => controller.abort())

@@ -12,6 +12,7 @@ import { adoptPublishedTargets } from "../../effects/adoptPublishedTargets.ts"
 import { PublishedVolumes } from "../../effects/publishedVolumes.ts"
 import { refreshPublishedVolumes } from "../../effects/refreshVolumes.ts"
 import { TargetLocks } from "../../effects/targetLocks.ts"
+import { recordRefresh, trackPublishedVolumes } from "../../effects/volumeMetrics.ts"
 import { EventRecorderKube } from "../../adapters/EventRecorderKube.ts"
 import { VolumeFsNode } from "../../adapters/VolumeFsNode.ts"
 import { makeNodeService } from "../../csi/nodeService.ts"
@@ -46,6 +47,9 @@ export interface NodeRoleConfig {
 }
 
 const READY_REGISTRATION = "kubelet-registration"
+
+/** How often listener_operator_published_volumes is re-read from the registry (a scrape interval's worth). */
+const PUBLISHED_VOLUMES_SAMPLE_EVERY = "15 seconds"
 
 /**
  * `published-volumes/<node>` beside the CSI socket: a host path in the chart, so it
@@ -85,11 +89,13 @@ export const nodeRoleLayer = (config: NodeRoleConfig): Layer.Layer<never, unknow
     const refreshEvery = Duration.fromInputUnsafe(config.addressRefreshInterval ?? "30 seconds")
     if (Duration.isPositive(refreshEvery)) {
       yield* refreshPublishedVolumes(config.nodeName).pipe(
+        Effect.tap(recordRefresh),
         Effect.delay(refreshEvery),
         Effect.forever,
         Effect.forkScoped
       )
     }
+    yield* Effect.forkScoped(trackPublishedVolumes(PUBLISHED_VOLUMES_SAMPLE_EVERY))
     // After the CSI socket: the kubelet dials it as soon as it learns of it.
     if (config.registration !== undefined) yield* registerWithKubelet(config.registration)
   })).pipe(

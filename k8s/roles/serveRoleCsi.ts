@@ -1,10 +1,12 @@
 /**
  * What both roles do with their CSI socket: serve Identity (ready once the Kubernetes API
  * answers) beside the role's own services, and report readiness once the socket is bound.
+ * Every handler is timed into csi_plugin_operations_seconds (csi/metrics.ts).
  */
 import { Effect } from "effect"
 import type { KubeApi } from "../../effects/KubeApi.ts"
 import { makeIdentityService } from "../../csi/identity.ts"
+import { instrumentCsiService } from "../../csi/metrics.ts"
 import { serveCsi } from "../../csi/server.ts"
 import type { ControllerService, NodeService } from "../../csi/server.ts"
 import { Readiness } from "../operability/probes.ts"
@@ -27,7 +29,7 @@ export const serveRoleCsi = (config: {
       controllerService: config.service.name === "Controller",
       readiness: Effect.provideContext(kubeApiUsable, kubeContext)
     })
-    const server = yield* serveCsi({ endpoint: config.endpoint, services: [identity, config.service] })
+    const server = yield* serveCsi({ endpoint: config.endpoint, services: [identity, config.service].map(instrumentCsiService) })
     yield* Effect.logInfo(`CSI ${server.services.join("+")} serving on ${server.socketPath}`)
     yield* readiness.markReady(READY_CSI)
   })

@@ -20,7 +20,7 @@ interface Output {
 }
 
 const dist = join(import.meta.dirname, "..", "..", "dist", "bin")
-const meta = JSON.parse(readFileSync(join(dist, "meta.json"), "utf8")) as { outputs: Record<string, Output> }
+const meta = JSON.parse(readFileSync(join(dist, "..", "meta.json"), "utf8")) as { outputs: Record<string, Output> }
 const outputs = new Map(Object.entries(meta.outputs).map(([path, output]) => [path.replace(/^.*dist\/bin\//u, ""), output]))
 const chunk = (prefix: string): string => {
   const found = [...outputs.keys()].find((name) => name.startsWith(prefix) && name.endsWith(".js"))

@@ -3,7 +3,7 @@
 // recipe copied — as the non-root user the Dockerfile names.
 import assert from "node:assert/strict"
 import { execFileSync, spawnSync } from "node:child_process"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs"
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, existsSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { basename, dirname, join } from "node:path"
 import { after, before, describe, test } from "node:test"
@@ -73,7 +73,7 @@ describe("offline images", { timeout: 600_000 }, () => {
     const script = stage.entrypoint.find((arg) => arg.endsWith(".js"))
     assert.ok(script !== undefined && existsSync(join(rootfs, script)), `the entrypoint script ${script} is in the image`)
     // Every chunk of the bundle (each role's, loaded on demand) is next to the entrypoint.
-    const meta = JSON.parse(readFileSync(join(REPO_ROOT, "dist", "bin", "meta.json"), "utf8")) as { outputs: Record<string, unknown> }
+    const meta = JSON.parse(readFileSync(join(REPO_ROOT, "dist", "meta.json"), "utf8")) as { outputs: Record<string, unknown> }
     const chunks = Object.keys(meta.outputs).filter((output) => output.endsWith(".js")).map((output) => basename(output))
     assert.ok(chunks.length > 10, "sanity: the bundle has its chunks")
     for (const chunk of chunks) assert.ok(existsSync(join(rootfs, dirname(script), chunk)), `${chunk} next to ${script}`)
@@ -89,5 +89,37 @@ describe("offline images", { timeout: 600_000 }, () => {
     const help = spawnSync("chroot", [`--userspec=${userspec}`, rootfs, ...node, "crd"], { encoding: "utf8", cwd: "/" })
     assert.equal(help.status, 0, help.stderr)
     assert.match(help.stdout, /kind: CustomResourceDefinition/u)
+  })
+
+  // The image's node binary is stripped (docs/images.md): what the roles use of it still works.
+  test("the operator image's stripped Node serves and calls TLS + HTTP/2, hashes, and formats with ICU", () => {
+    const { config, rootfs } = unpack(operator.path, join(work, "operator-tls"))
+    const node = config.config.Entrypoint![0]!
+    assert.ok(statSync(join(rootfs, node)).size < 115_000_000, "the node binary is the stripped one")
+    // The image's one layer is its uncompressed root filesystem (docs/images.md: ≤ 120 MiB).
+    const layer = execFileSync("tar", ["-tvf", operator.path]).toString().split("\n").map((line) => Number(line.split(/\s+/u)[2] ?? 0))
+    assert.ok(Math.max(...layer) <= 120 * 2 ** 20, `the operator layer is ${Math.max(...layer)} bytes, over 120 MiB`)
+    const file = (name: string) => join(rootfs, "tmp", name)
+    execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+      "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", file("key.pem"), "-out", file("cert.pem")], { stdio: "ignore" })
+    chmodSync(file("key.pem"), 0o644) // read by the image's non-root user
+    writeFileSync(file("check.mjs"), `
+      import { readFileSync } from "node:fs"
+      import http2 from "node:http2"
+      import { createHash } from "node:crypto"
+      const cert = readFileSync("/tmp/cert.pem"), key = readFileSync("/tmp/key.pem")
+      const server = http2.createSecureServer({ key, cert }, (req, res) => res.end("h2 " + req.httpVersion))
+      server.listen(0, "127.0.0.1", () => {
+        const client = http2.connect("https://127.0.0.1:" + server.address().port, { ca: cert })
+        const req = client.request({ ":path": "/" })
+        let body = ""
+        req.on("data", (d) => body += d).on("end", () => {
+          console.log(JSON.stringify({ body, alpn: client.alpnProtocol, sha: createHash("sha256").update("x").digest("hex").slice(0, 8), icu: new Intl.NumberFormat("de-DE").format(1234.5) }))
+          client.close(); server.close()
+        })
+      })`)
+    const run = spawnSync("chroot", [`--userspec=${config.config.User!}`, rootfs, node, "/tmp/check.mjs"], { encoding: "utf8", timeout: 30_000 })
+    assert.equal(run.status, 0, run.stderr)
+    assert.deepEqual(JSON.parse(run.stdout), { body: "h2 2.0", alpn: "h2", sha: "2d711642", icu: "1.234,5" })
   })
 })
