@@ -105,6 +105,8 @@ export interface CsiServerOptions<R> {
   readonly services: ReadonlyArray<CsiService<R>>
   /** How long graceful shutdown waits for in-flight calls before cancelling them. Default 5 seconds. */
   readonly shutdownTimeout?: Duration.Input | undefined
+  /** Replace a live socket at the endpoint (the node plugin's surge update) instead of refusing it. */
+  readonly takeOver?: boolean | undefined
 }
 
 export interface CsiServer {
@@ -214,7 +216,7 @@ export const serveCsi = <R>(options: CsiServerOptions<R>): Effect.Effect<CsiServ
       try: () => new Map(options.services.flatMap((service) => routesOf(service, run))),
       catch: (cause) => new CsiServerError({ reason: "ProtoLoad", endpoint, message: "cannot build the CSI methods from the generated protocol code", cause })
     })
-    yield* serveOnSocket({ server: makeUnaryServer(routes), socketPath, endpoint, shutdownTimeout: timeout, what: "CSI endpoint" })
+    yield* serveOnSocket({ server: makeUnaryServer(routes), socketPath, endpoint, shutdownTimeout: timeout, what: "CSI endpoint", takeOver: options.takeOver })
 
     const services = options.services.map((service) => service.name)
     yield* Effect.logInfo("CSI endpoint ready").pipe(Effect.annotateLogs({ socket: socketPath, services: services.join(",") }))

@@ -17,6 +17,8 @@ export const serveRoleCsi = (config: {
   readonly vendorVersion: string
   /** The Controller or the Node service (Identity is added here). */
   readonly service: ControllerService | NodeService
+  /** Replace a plugin still serving on the endpoint (the node role's surge update). */
+  readonly takeOver?: boolean | undefined
 }) =>
   Effect.gen(function*() {
     const readiness = yield* Readiness
@@ -27,7 +29,7 @@ export const serveRoleCsi = (config: {
       controllerService: config.service.name === "Controller",
       readiness: Effect.provideContext(kubeApiUsable, kubeContext)
     })
-    const server = yield* serveCsi({ endpoint: config.endpoint, services: [identity, config.service] })
+    const server = yield* serveCsi({ endpoint: config.endpoint, services: [identity, config.service], takeOver: config.takeOver })
     yield* Effect.logInfo(`CSI ${server.services.join("+")} serving on ${server.socketPath}`)
     yield* readiness.markReady(READY_CSI)
   })

@@ -315,6 +315,12 @@ test("node.registration=builtin: one container registers itself with the kubelet
   const sidecar = find<Workload>(rendered, "DaemonSet", `${RELEASE}-node`)
   assert.deepEqual(sidecar.spec.template.spec.containers.map((c) => c.name), ["node", "node-driver-registrar"])
   assert.equal(container(sidecar, "node").env?.some((e) => e.name === "PLUGIN_REGISTRATION_DIR"), false)
+  // Update strategy: builtin surges (the new plugin takes the sockets over), the sidecar registrar cannot.
+  const strategyOf = (objects: ReadonlyArray<K8sObject>) =>
+    (find<K8sObject & { spec: { updateStrategy: unknown } }>(objects, "DaemonSet", `${RELEASE}-node`)).spec.updateStrategy
+  assert.deepEqual(strategyOf(objects), { type: "RollingUpdate", rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } })
+  assert.deepEqual(strategyOf(rendered), { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 1 } })
+  assert.deepEqual(strategyOf(await render("node.registration=builtin", "node.updateStrategy.type=OnDelete")), { type: "OnDelete" })
 })
 
 test("values move the kubelet dir, the metrics port and the preset", async () => {
