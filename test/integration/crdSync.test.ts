@@ -151,6 +151,7 @@ test("upgrade over CRDs another manager installed (Helm's crds/): the added opti
   assert.ok((await classSpecFields()).includes(NEXT_FIELD))
   // The API server keeps the new field on an object (it would prune an undeclared one).
   await eventually("the new field is kept on a ListenerClass", async () => {
+    await kube().delete(`${CLASSES}/probe`).catch(() => undefined)
     await kube().create(CLASSES, { apiVersion: LISTENER_API_VERSION, kind: "ListenerClass", metadata: { name: "probe" }, spec: { serviceType: "NodePort", [NEXT_FIELD]: "kept" } })
     const kept = (await kube().get(`${CLASSES}/probe`)).spec?.[NEXT_FIELD] === "kept"
     await kube().delete(`${CLASSES}/probe`)
@@ -164,9 +165,11 @@ test("upgrade over CRDs another manager installed (Helm's crds/): the added opti
 
 test("a rollback that would drop a field an object still sets is refused: the live CRD kept, one Warning Event saying what to do", { timeout: 120_000 }, async () => {
   await sync(withNextField(crdManifests()))
+  // Until the API server uses the new schema, it prunes the field: create until it is kept.
   await eventually("a ListenerClass that uses the new field", async () => {
+    await kube().delete(`${CLASSES}/noted`).catch(() => undefined)
     await kube().create(CLASSES, { apiVersion: LISTENER_API_VERSION, kind: "ListenerClass", metadata: { name: "noted" }, spec: { serviceType: "NodePort", [NEXT_FIELD]: "in use" } })
-    return true
+    return (await kube().get(`${CLASSES}/noted`)).spec?.[NEXT_FIELD] === "in use"
   }, { timeoutMs: 30_000, intervalMs: 500 })
   const before = (await liveCrd(CLASS_CRD)).metadata.resourceVersion
 
