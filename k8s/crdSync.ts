@@ -4,8 +4,9 @@
  * exists (domain/crdCompatibility.ts) — then it leaves the live CRD alone, says once what
  * to do (a log line and a Warning Event on the CRD), and the controller runs on it.
  *
- * - Missing: created by server-side apply (RBAC grants only `patch` on our three names;
- *   `create` cannot be limited to names), then awaited until Established.
+ * - Missing: created by server-side apply, then awaited until Established — where the
+ *   controller may create CRDs. The chart does not let it (RBAC cannot limit `create` to
+ *   names): Helm's `crds/` creates them, and a missing one is an error naming the fix.
  * - Present: its spec is replaced (PUT, keeping the live metadata), so the live spec is
  *   exactly this build's. Server-side apply would not do: it keeps a field that another
  *   manager also owns — every field Helm's install from `crds/` or the upstream operator
@@ -102,7 +103,18 @@ export const syncCrd = Effect.fn("syncCrd")(function*(desired: CustomResourceDef
   const name = desired.metadata.name
   const found = yield* getOption(api.get(Kinds.CustomResourceDefinition, { name }))
   if (found._tag === "None") {
-    yield* api.apply(Kinds.CustomResourceDefinition, desired as unknown as KubeObject, { fieldManager: FieldManagers.crds, force: true })
+    yield* api.apply(Kinds.CustomResourceDefinition, desired as unknown as KubeObject, { fieldManager: FieldManagers.crds, force: true }).pipe(
+      Effect.mapError((error) =>
+        error.reason === "Forbidden"
+          ? new KubeApiError({
+            ...error,
+            message: `CRD ${name} does not exist, and the controller may not create CRDs (the chart grants get/update on its own three only: ` +
+              `RBAC cannot limit create to names). Install them: helm install does (crds/), or kubectl apply --server-side -f deploy/helm/listener-operator/crds/crds.yaml, ` +
+              `or listener-operator crd | kubectl apply --server-side -f -`
+          })
+          : error
+      )
+    )
     yield* waitEstablished(name)
     return { name, result: "created", problems: [] } satisfies CrdSyncOutcome
   }

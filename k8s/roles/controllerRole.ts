@@ -70,7 +70,7 @@ export const controllerRoleLayer = (config: ControllerRoleConfig): Layer.Layer<n
       Effect.catch((error) =>
         Effect.logError(
           `keeping the CRDs current failed; running on the CRDs as they are: ${error instanceof Error ? error.message : String(error)}. ` +
-            `Grant the controller get/update/patch on the three listeners.stackable.tech CRDs, or set crds.manage=false (MANAGE_CRDS=false) and apply them yourself`
+            `Grant the controller get and update on the three listeners.stackable.tech CRDs, or set crds.manage=false (MANAGE_CRDS=false) and apply them yourself`
         )),
       Effect.andThen(readiness.markReady(READY_CRDS)),
       Effect.ensuring(Deferred.succeed(crdsSynced, undefined)),

@@ -1,20 +1,20 @@
-// The controller keeping its CRDs current (k8s/crdSync.ts), on the real API server:
-// creating missing CRDs with nothing but the chart's RBAC (patch on our three names), a
-// second start that writes nothing, an upgrade that adds an optional field over CRDs Helm
+// The controller keeping its CRDs current (k8s/crdSync.ts), on the real API server: as
+// the controller's ServiceAccount with nothing but the chart's RBAC (get/update on our
+// three names), creating missing CRDs where allowed, a second start that writes nothing, an upgrade that adds an optional field over CRDs Helm
 // installed, a rollback that drops it again, and the refusals — a field objects still
 // set, a version the live CRD serves — with the live CRD kept and a Warning Event that
 // says what to do.
 import { after, before, test } from "node:test"
 import assert from "node:assert/strict"
 import { execFile } from "node:child_process"
-import { mkdtemp, rm } from "node:fs/promises"
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Layer, ManagedRuntime } from "effect"
-import { parseAllDocuments, stringify } from "yaml"
+import { parse, parseAllDocuments, stringify } from "yaml"
 import { EventRecorderKube } from "../../adapters/EventRecorderKube.ts"
 import { KubeApiHttp } from "../../adapters/KubeApiHttp.ts"
-import { FieldManagers, LISTENER_API_VERSION } from "../../domain/constants.ts"
+import { LISTENER_API_VERSION } from "../../domain/constants.ts"
 import type { EventRecorder } from "../../effects/EventRecorder.ts"
 import type { KubeApi } from "../../effects/KubeApi.ts"
 import { crdManifests } from "../../k8s/crds.ts"
@@ -67,6 +67,14 @@ const classSpecFields = async (): Promise<string[]> => {
   const versions = (crd.spec?.["versions"] ?? []) as Array<{ schema: { openAPIV3Schema: { properties: { spec: { properties: Record<string, unknown> } } } } }>
   return Object.keys(versions[0]!.schema.openAPIV3Schema.properties.spec.properties)
 }
+const waitEstablished = () =>
+  eventually("CRDs Established", async () => {
+    for (const crd of crdManifests()) {
+      const live = await kube().getOrUndefined(`${CRDS}/${crd.metadata.name}`)
+      if (!((live?.status?.["conditions"] ?? []) as Array<{ type: string; status: string }>).some((c) => c.type === "Established" && c.status === "True")) return false
+    }
+    return true
+  }, { timeoutMs: 60_000, intervalMs: 250 })
 const refusalEvents = async (): Promise<ReadonlyArray<KubeObject>> =>
   (await kube().list("/apis/events.k8s.io/v1/namespaces/default/events")).items.filter((e) => e["reason"] === CRD_REFUSED_REASON)
 
@@ -79,11 +87,12 @@ const run = (file: string, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv =
     if (input !== undefined) child.stdin?.end(input)
   })
 
-test("with only the chart's RBAC (get/update/patch on our three names), server-side apply creates the missing CRDs", { timeout: 120_000 }, async () => {
+test("as the controller's ServiceAccount with only the chart's RBAC: a missing CRD is reported with its fix; the CRDs Helm created are upgraded and rolled back; nothing else is touched", { timeout: 120_000 }, async () => {
   assert.ok(plane !== undefined)
-  const helmHome = await mkdtemp(join(tmpdir(), "crd-sync-helm-"))
+  const work = await mkdtemp(join(tmpdir(), "crd-sync-rbac-"))
+  let asController: ManagedRuntime.ManagedRuntime<KubeApi | EventRecorder, unknown> | undefined
   try {
-    const env = { ...process.env, HELM_CACHE_HOME: join(helmHome, "c"), HELM_CONFIG_HOME: join(helmHome, "f"), HELM_DATA_HOME: join(helmHome, "d") }
+    const env = { ...process.env, HELM_CACHE_HOME: join(work, "c"), HELM_CONFIG_HOME: join(work, "f"), HELM_DATA_HOME: join(work, "d") }
     const rendered = await run(binary("helm", binDir()), ["template", "listener-operator", CHART, "--namespace", OPERATOR_NS], env)
     assert.equal(rendered.code, 0, rendered.stderr)
     const rbac = parseAllDocuments(rendered.stdout).map((d) => d.toJS() as KubeObject | null)
@@ -92,25 +101,44 @@ test("with only the chart's RBAC (get/update/patch on our three names), server-s
     const rule = (rbac.find((o) => o.kind === "ClusterRole")!["rules"] as Array<{ resources: string[]; resourceNames?: string[]; verbs: string[] }>)
       .find((r) => r.resources.includes("customresourcedefinitions"))
     assert.deepEqual(rule?.resourceNames?.slice().sort(), crdManifests().map((c) => c.metadata.name).sort())
-    assert.deepEqual(rule?.verbs, ["get", "update", "patch"])
     const applied = await plane.kubectl(["apply", "--server-side", "-f", "-"], rbac.map((o) => `---\n${stringify(o)}`).join(""))
     assert.equal(applied.code, 0, applied.stderr)
 
-    // The controller's own identity: `kubectl apply --server-side` is the same PATCH the controller sends.
-    const asController = (args: string[], input?: string) => plane!.kubectl([...args, `--as=${CONTROLLER_SA}`], input)
-    const crdYaml = crdManifests().map((crd) => `---\n${stringify(crd)}`).join("")
-    const created = await asController(["apply", "--server-side", `--field-manager=${FieldManagers.crds}`, "-f", "-"], crdYaml)
-    assert.equal(created.code, 0, `apply as the controller: ${created.stderr}`)
-    for (const crd of crdManifests()) await liveCrd(crd.metadata.name)
+    // The controller's identity: the admin kubeconfig impersonating its ServiceAccount.
+    const kubeconfig = parse(await readFile(plane.kubeconfigPath, "utf8")) as { users: Array<{ user: Record<string, unknown> }> }
+    for (const entry of kubeconfig.users) entry.user["as"] = CONTROLLER_SA
+    const path = join(work, "controller.kubeconfig")
+    await writeFile(path, stringify(kubeconfig), { mode: 0o600 })
+    asController = ManagedRuntime.make(Layer.provideMerge(
+      EventRecorderKube.layer({ reportingController: "listeners.stackable.tech/listener-operator", reportingInstance: "crd-sync-rbac" }),
+      KubeApiHttp.layerFromKubeconfigFile(path)
+    ))
+    const syncAsController = (crds: ReadonlyArray<CustomResourceDefinition>) => asController!.runPromise(syncCrds(crds))
+
+    // No CRDs: the controller may not create them, and says how to install them.
+    await assert.rejects(syncAsController(crdManifests()), (error: Error) => {
+      assert.match(error.message, /does not exist, and the controller may not create CRDs/u)
+      assert.match(error.message, /kubectl apply --server-side -f deploy\/helm\/listener-operator\/crds\/crds\.yaml/u)
+      return true
+    })
+
+    // As Helm installs crds/; then the upgrade and the rollback, as the controller.
+    for (const crd of crdManifests()) await kube().create(CRDS, crd, { fieldManager: "helm" })
+    await waitEstablished()
+    assert.deepEqual(Object.values(resultsOf(await syncAsController(crdManifests()))), ["unchanged", "unchanged", "unchanged"])
+    assert.equal(resultsOf(await syncAsController(withNextField(crdManifests())))[CLASS_CRD], "updated")
+    assert.ok((await classSpecFields()).includes(NEXT_FIELD))
+    assert.equal(resultsOf(await syncAsController(crdManifests()))[CLASS_CRD], "updated")
+    assert.equal((await classSpecFields()).includes(NEXT_FIELD), false)
+
+    const kubectlAs = (args: string[], input?: string) => plane!.kubectl([...args, `--as=${CONTROLLER_SA}`], input)
     const foreign = { ...crdManifests()[0]!, metadata: { name: "others.example.com" }, spec: { ...crdManifests()[0]!.spec, group: "example.com", names: { kind: "Other", listKind: "OtherList", plural: "others", singular: "other" } } }
-    const refused = await asController(["apply", "--server-side", "-f", "-"], stringify(foreign))
-    assert.notEqual(refused.code, 0, "another CRD may not be created")
-    assert.match(refused.stderr, /forbidden/iu)
-    const deleteRefused = await asController(["delete", "crd", CLASS_CRD, "--dry-run=server"])
-    assert.match(deleteRefused.stderr, /forbidden/iu, "the controller may not delete its CRDs")
+    assert.match((await kubectlAs(["apply", "--server-side", "-f", "-"], stringify(foreign))).stderr, /forbidden/iu, "another CRD may not be created")
+    assert.match((await kubectlAs(["delete", "crd", CLASS_CRD, "--dry-run=server"])).stderr, /forbidden/iu, "the controller may not delete its CRDs")
   } finally {
-    await rm(helmHome, { recursive: true, force: true })
-    for (const crd of crdManifests()) await plane.kubectl(["delete", "crd", crd.metadata.name, "--wait=true"])
+    await asController?.dispose()
+    await rm(work, { recursive: true, force: true })
+    for (const crd of crdManifests()) await plane.kubectl(["delete", "crd", crd.metadata.name, "--ignore-not-found", "--wait=true"])
   }
 })
 
@@ -134,13 +162,7 @@ test("upgrade over CRDs another manager installed (Helm's crds/): the added opti
   for (const crd of crdManifests()) await kube().delete(`${CRDS}/${crd.metadata.name}`)
   await eventually("CRDs gone", async () => (await kube().list(CRDS)).items.every((c) => !String(c.metadata.name).endsWith(".listeners.stackable.tech")), { timeoutMs: 60_000, intervalMs: 250 })
   for (const crd of crdManifests()) await kube().create(CRDS, crd, { fieldManager: "helm" })
-  await eventually("CRDs Established", async () => {
-    for (const crd of crdManifests()) {
-      const live = await kube().getOrUndefined(`${CRDS}/${crd.metadata.name}`)
-      if (!((live?.status?.["conditions"] ?? []) as Array<{ type: string; status: string }>).some((c) => c.type === "Established" && c.status === "True")) return false
-    }
-    return true
-  }, { timeoutMs: 60_000, intervalMs: 250 })
+  await waitEstablished()
 
   const upgraded = resultsOf(await sync(withNextField(crdManifests())))
   assert.deepEqual(upgraded, {
