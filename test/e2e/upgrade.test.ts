@@ -71,10 +71,16 @@ const startPoller = (targets: ReadonlyArray<Target>) => {
 interface Published {
   readonly pod: string
   readonly node: string
-  readonly failedMounts: number
+  /** FailedMount Events (counted with their repeats) while the kubelet had no driver registered: the re-registration of a node plugin. */
+  readonly unregistered: number
+  /** Every other FailedMount: the node plugin's UNAVAILABLE until the new Listener has an address (by design, the kubelet retries). */
+  readonly other: number
   readonly address: string | undefined
   readonly seconds: number
 }
+
+/** The kubelet's message while the driver is not registered (between its plugin manager's unregister and register passes). */
+const UNREGISTERED = /not found in the list of registered CSI drivers/u
 
 describe("upgrade, version skew, rollback, uninstall and re-install of our release on real kubelets", { timeout: 1_800_000 }, () => {
   let operator: OperatorCluster
@@ -104,9 +110,12 @@ describe("upgrade, version skew, rollback, uninstall and re-install of our relea
     (await kube.list(`/api/v1/namespaces/${OPERATOR_NAMESPACE}/pods`, { labelSelector: `app.kubernetes.io/instance=${RELEASE},app.kubernetes.io/component=${component}` })).items
   const leaseHolder = async (): Promise<string | undefined> =>
     ((await kube.getOrUndefined(LEASE))?.spec?.["holderIdentity"] as string | undefined)
-  const failedMountsOf = async (pod: string): Promise<number> => {
+  const failedMountsOf = async (pod: string): Promise<{ unregistered: number; other: number }> => {
     const events = await kube.list(`/api/v1/namespaces/${NS}/events`, { fieldSelector: `involvedObject.name=${pod},reason=FailedMount` })
-    return events.items.reduce((sum, e) => sum + Number(e["count"] ?? 1), 0)
+    const count = (matching: boolean) =>
+      events.items.filter((e) => UNREGISTERED.test(String(e["message"])) === matching).reduce((sum, e) => sum + Number(e["count"] ?? 1), 0)
+    for (const e of events.items) if (!UNREGISTERED.test(String(e["message"])) && !/listener|address|node port/iu.test(String(e["message"]))) report(`${pod}: FailedMount ${String(e["message"])}`)
+    return { unregistered: count(true), other: count(false) }
   }
   const logsOf = async (pod: string) => (await kubectl(["logs", "-n", NS, pod, "-c", "app"])).stdout
 
@@ -118,9 +127,9 @@ describe("upgrade, version skew, rollback, uninstall and re-install of our relea
     await readyPod(name)
     const printed = await eventually(`${name} printed its address`, async () => printedAddress(await logsOf(name)), { timeoutMs: 30_000, intervalMs: 500 })
     const seconds = (performance.now() - started) / 1000
-    const failedMounts = await failedMountsOf(name)
+    const failed = await failedMountsOf(name)
     await kube.delete(`/api/v1/namespaces/${NS}/pods/${name}`)
-    return { pod: name, node, failedMounts, address: printed.address, seconds }
+    return { pod: name, node, ...failed, address: printed.address, seconds }
   }
 
   /** Pods publishing on every node, one after the other per node, until `stop`. */
@@ -139,13 +148,20 @@ describe("upgrade, version skew, rollback, uninstall and re-install of our relea
     }
   }
 
-  const assertPublished = (what: string, results: ReadonlyArray<Published>) => {
-    const summary = results.map((r) => `${r.pod} ${r.seconds.toFixed(1)} s, ${r.failedMounts} failed mount(s)`)
+  /**
+   * Every Pod got its node's address. Failed mounts: the one retry a fresh Listener costs
+   * (UNAVAILABLE until it has an address), and — only while a node plugin re-registers with
+   * the kubelet (about 1 s: one pass of its plugin manager) — "driver not registered",
+   * which the kubelet's backoff (0.5 s, then 1 s) meets at most twice.
+   */
+  const assertPublished = (what: string, results: ReadonlyArray<Published>, rolling: boolean) => {
+    const summary = results.map((r) => `${r.pod} ${r.seconds.toFixed(1)} s, failed mounts: ${r.other} awaiting address + ${r.unregistered} driver not registered`)
     report(`${what}: ${results.length} Pods published: ${summary.join("; ")}`)
     for (const node of NODES) assert.ok(results.some((r) => r.node === node), `${what}: a Pod published on ${node}`)
     for (const r of results) {
       assert.equal(r.address, nodeIp(r.node), `${r.pod} got its node's address`)
-      assert.ok(r.failedMounts <= 1, `${what}: ${r.pod} saw ${r.failedMounts} failed mounts (at most one retried mount allowed)`)
+      assert.ok(r.other <= 1, `${what}: ${r.pod} saw ${r.other} failed mounts other than the driver's re-registration`)
+      assert.ok(r.unregistered <= (rolling ? 2 : 0), `${what}: ${r.pod} saw ${r.unregistered} failed mounts while the driver was not registered`)
     }
   }
 
@@ -237,14 +253,18 @@ describe("upgrade, version skew, rollback, uninstall and re-install of our relea
     await assertLeaseHandedOver("controller → next build", await lease.stop(), previous)
     assert.equal(await imageOf("daemonset", NODE_DS), operatorRef(), "the node plugins are still this build")
     await eventually("the next build applied its CRD (one more optional field)", async () => (await classSpecFields()).includes(NEXT_FIELD), { timeoutMs: 60_000, intervalMs: 500 })
-    assertPublished("new controller, old node plugins", await Promise.all(NODES.map(publishOnce)))
+    assertPublished("new controller, old node plugins", await Promise.all(NODES.map(publishOnce)), false)
     assert.deepEqual(poller.snapshot().failures, [])
   })
 
-  test("helm upgrade to the next build (image, values, CRD) while Pods publish: 0 failed requests, at most one failed mount per Pod, Lease handed over", async () => {
+  test("helm upgrade to the next build (image, values, CRD) while Pods publish: 0 failed requests, every Pod published, Lease handed over", async (t) => {
     const previous = await leaseHolder()
     const lease = watchLease()
     const publishing = startPublishing()
+    t.after(async () => {
+      await lease.stop()
+      await publishing.stop().catch(() => undefined)
+    })
     const [repository, tag] = splitRef(nextOperatorRef())
     await helm("helm upgrade to the next build", [
       "upgrade", RELEASE, CHART_DIR, "--namespace", OPERATOR_NAMESPACE, "--reuse-values", "--wait", "--timeout", "5m",
@@ -254,7 +274,7 @@ describe("upgrade, version skew, rollback, uninstall and re-install of our relea
     ])
     await rolledOut("daemonset", NODE_DS)
     await rolledOut("deployment", CONTROLLER)
-    assertPublished("helm upgrade", await publishing.stop())
+    assertPublished("helm upgrade", await publishing.stop(), true)
     assert.equal(await imageOf("daemonset", NODE_DS), nextOperatorRef())
     assert.equal(await imageOf("deployment", CONTROLLER), nextOperatorRef())
     await assertLeaseHandedOver("helm upgrade", await lease.stop(), previous)
@@ -278,18 +298,22 @@ describe("upgrade, version skew, rollback, uninstall and re-install of our relea
     report(`refusal Event: ${String(refusal["note"])}`)
     assert.ok((await classSpecFields()).includes(NEXT_FIELD), "the live CRD keeps the field")
     assert.equal((await kube.get(`${LISTENERS}/listenerclasses/${PUBLISH_CLASS}`)).spec?.[NEXT_FIELD], "set after the upgrade")
-    assertPublished("old controller, new node plugins", await Promise.all(NODES.map(publishOnce)))
+    assertPublished("old controller, new node plugins", await Promise.all(NODES.map(publishOnce)), false)
     assert.deepEqual(poller.snapshot().failures, [])
   })
 
-  test("helm rollback to the first release while Pods publish: 0 failed requests, at most one failed mount per Pod", async () => {
+  test("helm rollback to the first release while Pods publish: 0 failed requests, every Pod published, Lease handed over", async (t) => {
     const previous = await leaseHolder()
     const lease = watchLease()
     const publishing = startPublishing()
+    t.after(async () => {
+      await lease.stop()
+      await publishing.stop().catch(() => undefined)
+    })
     await helm("helm rollback", ["rollback", RELEASE, "1", "--namespace", OPERATOR_NAMESPACE, "--wait", "--timeout", "5m"])
     await rolledOut("daemonset", NODE_DS)
     await rolledOut("deployment", CONTROLLER)
-    assertPublished("helm rollback", await publishing.stop())
+    assertPublished("helm rollback", await publishing.stop(), true)
     assert.equal(await imageOf("daemonset", NODE_DS), operatorRef())
     await assertLeaseHandedOver("helm rollback", await lease.stop(), previous)
     const polled = poller.snapshot()
@@ -298,6 +322,13 @@ describe("upgrade, version skew, rollback, uninstall and re-install of our relea
   })
 
   let kept: Map<string, string> = new Map()
+
+  test("after the rollback: done as the refusal says — the field removed from the class, the controller restarted — the CRD is this build's again", async () => {
+    await kube.patch(`${LISTENERS}/listenerclasses/${PUBLISH_CLASS}`, [{ op: "remove", path: `/spec/${NEXT_FIELD}` }], "json")
+    await must("restart the controller", ["rollout", "restart", `deployment/${CONTROLLER}`, "-n", OPERATOR_NAMESPACE])
+    await rolledOut("deployment", CONTROLLER)
+    await eventually("the CRD without the next build's field", async () => !(await classSpecFields()).includes(NEXT_FIELD), { timeoutMs: 60_000, intervalMs: 500 })
+  })
 
   test("helm uninstall: workloads keep running with their files; CRDs, classes, Listeners, Services, PVs and PodListeners stay", async () => {
     const fileBefore = (await kubectl(["exec", "-n", NS, "web-0", "--", "cat", "/listener/default-address/address"])).stdout
@@ -338,7 +369,7 @@ describe("upgrade, version skew, rollback, uninstall and re-install of our relea
       return (await operatorPods("controller")).some((p) => p.metadata.name === holder && isPodReady(p)) ? holder : undefined
     }, WAIT)
     // A new Pod publishes: the re-installed operator works.
-    assertPublished("after re-install", await Promise.all(NODES.map(publishOnce)))
+    assertPublished("after re-install", await Promise.all(NODES.map(publishOnce)), false)
     // Let the controller's first full pass over what it adopted finish.
     await new Promise((resolve) => setTimeout(resolve, 5000))
     const writes = (await operator.cluster.plane.auditEvents()).filter((e) =>
