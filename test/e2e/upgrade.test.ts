@@ -150,7 +150,7 @@ describe("upgrade, version skew, rollback, uninstall and re-install of our relea
 
   /**
    * Every Pod got its node's address. Failed mounts: the one retry a fresh Listener costs
-   * (UNAVAILABLE until it has an address), and — only while a node plugin re-registers with
+   * (UNAVAILABLE until it has an address; more while the controller hands over), and — only while a node plugin re-registers with
    * the kubelet (about 1 s: one pass of its plugin manager) — "driver not registered",
    * which the kubelet's backoff (0.5 s, then 1 s) meets at most twice.
    */
@@ -160,7 +160,9 @@ describe("upgrade, version skew, rollback, uninstall and re-install of our relea
     for (const node of NODES) assert.ok(results.some((r) => r.node === node), `${what}: a Pod published on ${node}`)
     for (const r of results) {
       assert.equal(r.address, nodeIp(r.node), `${r.pod} got its node's address`)
-      assert.ok(r.other <= 1, `${what}: ${r.pod} saw ${r.other} failed mounts other than the driver's re-registration`)
+      // While the controller hands over its Lease no one reconciles for up to ~2 s, so a new
+      // Listener's address comes later and the kubelet's backoff (0.5, 1, 2 s) may retry more.
+      assert.ok(r.other <= (rolling ? 3 : 1), `${what}: ${r.pod} saw ${r.other} failed mounts awaiting its Listener's address`)
       assert.ok(r.unregistered <= (rolling ? 2 : 0), `${what}: ${r.pod} saw ${r.unregistered} failed mounts while the driver was not registered`)
     }
   }
