@@ -97,6 +97,15 @@ const runController = Command.make("controller", {
     Flag.withFallbackConfig(Config.String("POD_NAME")),
     Flag.withDefault("listener-operator-controller")
   ),
+  manageCrds: Flag.Boolean("manage-crds").pipe(
+    Flag.withDescription(setting(
+      "Keep the CRDs current at start (--no-manage-crds: you apply them yourself, e.g. with GitOps)",
+      "MANAGE_CRDS",
+      "true"
+    )),
+    Flag.withFallbackConfig(Config.Boolean("MANAGE_CRDS")),
+    Flag.withDefault(true)
+  ),
   logFormat,
   probePort
 }, (flags) =>
@@ -104,6 +113,7 @@ const runController = Command.make("controller", {
     csiEndpoint: flags.csiEndpoint,
     clusterDomain: flags.clusterDomain,
     preset: flags.preset,
+    manageCrds: flags.manageCrds,
     vendorVersion: VERSION,
     instance: flags.instance,
     leaderElection: flags.leaderElectionNamespace._tag === "Some"

@@ -5,13 +5,20 @@
  * finish), then after a timeout forcibly (`forceShutdown`: running calls are cancelled,
  * which interrupts their handlers), and our own socket is removed. Shared by the CSI
  * endpoint and the kubelet plugin-registration endpoint.
+ *
+ * `takeOver`: a live socket is replaced instead of refused — the node DaemonSet's surge
+ * update starts the new plugin beside the old one on each node. The new server listens on
+ * a temporary name beside the socket and renames it over the socket's path, so every
+ * connection made at any instant reaches one of the two plugins (never no one); the old
+ * one, at its shutdown, leaves the socket alone because it is no longer its own.
  */
 import { Server, ServerCredentials } from "@grpc/grpc-js"
 import type { ServiceDefinition, UntypedServiceImplementation } from "@grpc/grpc-js"
 import { Duration, Effect, Option } from "effect"
 import type { Scope } from "effect"
-import { chmod } from "node:fs/promises"
-import { CsiServerError, inspectPath, ioError, removeOwnSocket, removeStaleSocket } from "./socket.ts"
+import { chmod, rename, unlink } from "node:fs/promises"
+import { basename, dirname, join } from "node:path"
+import { CsiServerError, inspectPath, ioError, isServed, removeOwnSocket, removeStaleSocket } from "./socket.ts"
 
 /** gRPC's default limit for a received message, which a larger request meets as RESOURCE_EXHAUSTED. */
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024
@@ -71,13 +78,30 @@ export const serveOnSocket = (options: {
   readonly shutdownTimeout: Duration.Duration
   /** How logs name this endpoint, e.g. "CSI endpoint". */
   readonly what: string
+  /** Replace a live socket (a predecessor still serving) instead of refusing it. */
+  readonly takeOver?: boolean | undefined
 }): Effect.Effect<void, CsiServerError, Scope.Scope> =>
   Effect.gen(function*() {
     const { socketPath, endpoint } = options
-    yield* removeStaleSocket(socketPath, endpoint)
+    const existing = yield* inspectPath(socketPath, endpoint)
+    const takingOver = options.takeOver === true && Option.isSome(existing) && existing.value.isSocket && (yield* isServed(socketPath))
+    if (!takingOver) yield* removeStaleSocket(socketPath, endpoint)
     const server = makeServer(options.services)
+    // Always listen on a temporary name and rename it into place: Node (libuv) unlinks the
+    // name a server listened on when it closes, which must not be the path a successor
+    // took over. Short: a Unix socket path has at most 103 bytes.
+    const temporary = join(dirname(socketPath), `.${process.pid}.${basename(socketPath)}`)
+    const listen = Effect.gen(function*() {
+      yield* Effect.tryPromise({ try: () => unlink(temporary).catch(() => undefined), catch: ioError(endpoint, `cannot remove ${temporary}`) })
+      yield* bind(server, temporary, endpoint)
+      yield* Effect.tryPromise({ try: () => chmod(temporary, 0o600), catch: ioError(endpoint, `cannot chmod 0600 ${temporary}`) })
+      yield* Effect.tryPromise({ try: () => rename(temporary, socketPath), catch: ioError(endpoint, `cannot move ${temporary} over ${socketPath}`) })
+      if (takingOver) {
+        yield* Effect.logInfo(`took the ${options.what} over from the process still serving it`).pipe(Effect.annotateLogs({ socket: socketPath }))
+      }
+    })
     const bound = yield* Effect.acquireRelease(
-      Effect.andThen(bind(server, socketPath, endpoint), inspectPath(socketPath, endpoint)),
+      Effect.andThen(listen, inspectPath(socketPath, endpoint)),
       (identity) =>
         Effect.andThen(
           shutdown(server, options.shutdownTimeout),
@@ -87,5 +111,4 @@ export const serveOnSocket = (options: {
     if (Option.isNone(bound) || !bound.value.isSocket) {
       return yield* new CsiServerError({ reason: "Bind", endpoint, message: `no socket appeared at ${socketPath} after listening` })
     }
-    yield* Effect.tryPromise({ try: () => chmod(socketPath, 0o600), catch: ioError(endpoint, `cannot chmod 0600 ${socketPath}`) })
   })

@@ -46,6 +46,8 @@ export interface RegistrationOptions {
   /** Called with every verdict of the kubelet (e.g. to set readiness). */
   readonly onStatus: (state: NonNullable<RegistrationState>) => Effect.Effect<void>
   readonly driverName?: string | undefined
+  /** Replace a live registration socket (the node plugin's surge update) instead of refusing it. */
+  readonly takeOver?: boolean | undefined
 }
 
 export const pluginInfo = (driverName: string, kubeletCsiEndpoint: string): PluginInfo => ({
@@ -110,7 +112,7 @@ export const serveRegistration = (
         return {}
       })
     }
-    yield* serveOnSocket({ services: [{ definition, implementation }], socketPath, endpoint, shutdownTimeout: Duration.seconds(2), what: "kubelet registration endpoint" })
+    yield* serveOnSocket({ services: [{ definition, implementation }], socketPath, endpoint, shutdownTimeout: Duration.seconds(2), what: "kubelet registration endpoint", takeOver: options.takeOver })
     yield* Effect.logInfo("kubelet registration endpoint ready").pipe(
       Effect.annotateLogs({ socket: socketPath, csiEndpoint: info.endpoint })
     )

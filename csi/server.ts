@@ -103,6 +103,8 @@ export interface CsiServerOptions<R> {
   readonly services: ReadonlyArray<CsiService<R>>
   /** How long graceful shutdown waits for in-flight calls before cancelling them. Default 5 seconds. */
   readonly shutdownTimeout?: Duration.Input | undefined
+  /** Replace a live socket at the endpoint (the node plugin's surge update) instead of refusing it. */
+  readonly takeOver?: boolean | undefined
 }
 
 export interface CsiServer {
@@ -221,7 +223,7 @@ export const serveCsi = <R>(options: CsiServerOptions<R>): Effect.Effect<CsiServ
       try: () => options.services.map((service) => grpcServiceOf(service, run)),
       catch: (cause) => new CsiServerError({ reason: "ProtoLoad", endpoint, message: "cannot build the CSI methods from the generated protocol code", cause })
     })
-    yield* serveOnSocket({ services: grpcServices, socketPath, endpoint, shutdownTimeout: timeout, what: "CSI endpoint" })
+    yield* serveOnSocket({ services: grpcServices, socketPath, endpoint, shutdownTimeout: timeout, what: "CSI endpoint", takeOver: options.takeOver })
 
     const services = options.services.map((service) => service.name)
     yield* Effect.logInfo("CSI endpoint ready").pipe(Effect.annotateLogs({ socket: socketPath, services: services.join(",") }))

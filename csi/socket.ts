@@ -81,7 +81,7 @@ export const inspectPath = (path: string, endpoint: string): Effect.Effect<Optio
   })
 
 /** True when some process accepts connections on the socket (so it is not stale). */
-const isServed = (path: string): Effect.Effect<boolean> =>
+export const isServed = (path: string): Effect.Effect<boolean> =>
   Effect.callback<boolean>((resume) => {
     const socket = createConnection(path)
     socket.once("connect", () => {

@@ -93,7 +93,9 @@ export const FieldManagers = {
   /** The CSI node plugin (per-volume Listeners, PodListeners, PV and Pod labels). */
   csiNode: "listeners.stackable.tech_csi-node",
   /** Preset ListenerClasses created at controller start. */
-  presets: "listeners.stackable.tech_presets"
+  presets: "listeners.stackable.tech_presets",
+  /** The CRDs, kept current by the controller at start (k8s/crdSync.ts). */
+  crds: "listeners.stackable.tech_crds"
 } as const
 
 /** Default Kubernetes cluster DNS domain (`KUBERNETES_CLUSTER_DOMAIN`). */

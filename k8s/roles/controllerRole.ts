@@ -8,7 +8,7 @@
  * whichever replica starts, which is safe because they are only ever created, never
  * updated.
  */
-import { Effect, Layer, Schedule } from "effect"
+import { Deferred, Effect, Layer, Schedule } from "effect"
 import type { Duration } from "effect"
 import type { ListenerClassPreset } from "../../domain/constants.ts"
 import { FieldManagers } from "../../domain/constants.ts"
@@ -18,6 +18,8 @@ import { applyPresets } from "../../effects/presets.ts"
 import { EventRecorderKube } from "../../adapters/EventRecorderKube.ts"
 import { makeControllerService } from "../../csi/controllerService.ts"
 import { VolumeProvisionerLive } from "../../csi/volumePrograms.ts"
+import { crdManifests } from "../crds.ts"
+import { syncCrds } from "../crdSync.ts"
 import { makeListenerController } from "../listenerController.ts"
 import { makeNodeLossController } from "../nodeLossController.ts"
 import { runWhileLeading } from "../runtime/leaderElection.ts"
@@ -36,9 +38,15 @@ export interface ControllerRoleConfig {
   readonly leaderElection?: { readonly namespace: string; readonly name: string } | undefined
   /** How often a repeating Event's series is written (default 1 minute; tests shorten it). */
   readonly eventSeriesWriteInterval?: Duration.Input | undefined
+  /**
+   * Keep this build's CRDs current at start (k8s/crdSync.ts) before reconciling; the CLI
+   * turns it on (MANAGE_CRDS), embedders that install the CRDs themselves leave it off.
+   */
+  readonly manageCrds?: boolean | undefined
 }
 
 const READY_PRESETS = "listener-class-presets"
+const READY_CRDS = "crds"
 
 // Presets must not block start-up when the API server is briefly away: retry in the background.
 const presetRetry = Schedule.min([Schedule.exponential("1 second"), Schedule.spaced("30 seconds")]).pipe(Schedule.jittered)
@@ -51,10 +59,30 @@ export const controllerRoleLayer = (config: ControllerRoleConfig): Layer.Layer<n
     yield* serveRoleCsi({ endpoint: config.csiEndpoint, vendorVersion: config.vendorVersion, service: controller })
   })).pipe(Layer.provide(VolumeProvisionerLive))
 
+  // Presets and reconciling wait until the CRDs are this build's (or a refusal was reported):
+  // the objects they write must fit the CRD the API server validates them against.
+  const crdsSynced = Deferred.makeUnsafe<void>()
+  const crds = Layer.effectDiscard(Effect.gen(function*() {
+    if (config.manageCrds !== true) return yield* Deferred.succeed(crdsSynced, undefined)
+    const readiness = yield* Readiness
+    yield* readiness.register(READY_CRDS)
+    yield* syncCrds(crdManifests()).pipe(
+      Effect.catch((error) =>
+        Effect.logError(
+          `keeping the CRDs current failed; running on the CRDs as they are: ${error instanceof Error ? error.message : String(error)}. ` +
+            `Grant the controller get and update on the three listeners.stackable.tech CRDs, or set crds.manage=false (MANAGE_CRDS=false) and apply them yourself`
+        )),
+      Effect.andThen(readiness.markReady(READY_CRDS)),
+      Effect.ensuring(Deferred.succeed(crdsSynced, undefined)),
+      Effect.forkScoped
+    )
+  }))
+
   const presets = Layer.effectDiscard(Effect.gen(function*() {
     const readiness = yield* Readiness
     yield* readiness.register(READY_PRESETS)
-    yield* applyPresets(config.preset).pipe(
+    yield* Deferred.await(crdsSynced).pipe(
+      Effect.andThen(applyPresets(config.preset)),
       Effect.tapError((error) => Effect.logWarning(`creating preset ListenerClasses failed, retrying: ${error.message}`)),
       Effect.retry(presetRetry),
       Effect.andThen(readiness.markReady(READY_PRESETS)),
@@ -65,6 +93,7 @@ export const controllerRoleLayer = (config: ControllerRoleConfig): Layer.Layer<n
   // Caches run on every replica (a new leader starts warm); only the lease holder reconciles,
   // with both controllers under one lease.
   const reconcileLoop = Effect.scoped(Effect.gen(function*() {
+    yield* Deferred.await(crdsSynced)
     const listeners = yield* makeListenerController
     const nodeLoss = yield* makeNodeLossController
     const loops = Effect.all([listeners.run(), nodeLoss.run], { concurrency: "unbounded", discard: true })
@@ -79,5 +108,5 @@ export const controllerRoleLayer = (config: ControllerRoleConfig): Layer.Layer<n
     reportingInstance: config.instance,
     seriesWriteInterval: config.eventSeriesWriteInterval
   })
-  return Layer.mergeAll(csi, presets, controller).pipe(Layer.provide(events))
+  return Layer.mergeAll(csi, crds, presets, controller).pipe(Layer.provide(events))
 }

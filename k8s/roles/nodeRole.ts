@@ -68,6 +68,7 @@ const registerWithKubelet = (registration: NonNullable<NodeRoleConfig["registrat
     yield* readiness.register(READY_REGISTRATION)
     yield* serveRegistration({
       ...registration,
+      takeOver: true,
       onStatus: (verdict) => verdict.registered ? readiness.markReady(READY_REGISTRATION) : readiness.markNotReady(READY_REGISTRATION)
     })
   })
@@ -78,7 +79,9 @@ export const nodeRoleLayer = (config: NodeRoleConfig): Layer.Layer<never, unknow
       return yield* Effect.fail(new Error("the node role needs the node name: set KUBERNETES_NODE_NAME or --node-name"))
     }
     const node = yield* makeNodeService({ nodeName: config.nodeName, kubeletPodsDir: config.kubeletPodsDir })
-    yield* serveRoleCsi({ endpoint: config.csiEndpoint, vendorVersion: config.vendorVersion, service: node })
+    // takeOver: a plugin still serving on this node is the one the DaemonSet's surge update
+    // replaces (docs/migration.md); the kubelet's next call reaches this one.
+    yield* serveRoleCsi({ endpoint: config.csiEndpoint, vendorVersion: config.vendorVersion, service: node, takeOver: true })
     // Volumes another plugin (the upstream operator's) published on this node: recorded once, so live refresh reaches them.
     if (config.kubeletPodsDir !== undefined) {
       yield* adoptPublishedTargets(config.kubeletPodsDir, CSI_DRIVER_NAME, config.nodeName).pipe(

@@ -19,6 +19,8 @@ export const serveRoleCsi = (config: {
   readonly vendorVersion: string
   /** The Controller or the Node service (Identity is added here). */
   readonly service: ControllerService | NodeService
+  /** Replace a plugin still serving on the endpoint (the node role's surge update). */
+  readonly takeOver?: boolean | undefined
 }) =>
   Effect.gen(function*() {
     const readiness = yield* Readiness
@@ -29,7 +31,7 @@ export const serveRoleCsi = (config: {
       controllerService: config.service.name === "Controller",
       readiness: Effect.provideContext(kubeApiUsable, kubeContext)
     })
-    const server = yield* serveCsi({ endpoint: config.endpoint, services: [identity, config.service].map(instrumentCsiService) })
+    const server = yield* serveCsi({ endpoint: config.endpoint, services: [identity, config.service].map(instrumentCsiService), takeOver: config.takeOver })
     yield* Effect.logInfo(`CSI ${server.services.join("+")} serving on ${server.socketPath}`)
     yield* readiness.markReady(READY_CSI)
   })

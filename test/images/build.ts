@@ -194,11 +194,11 @@ const productionDependencies = (): string => {
   return dir;
 };
 
-/** Where each Dockerfile stage's `/app` is on this machine. */
-const stageRoots = (stage: FinalStage): Map<string, string> => {
+/** Where each Dockerfile stage's `/app` is on this machine (`build`: this checkout, or another build's output). */
+const stageRoots = (stage: FinalStage, buildRoot: string): Map<string, string> => {
   const roots = new Map<string, string>();
   for (const copy of stage.copies) {
-    if (copy.from === "build") roots.set("build", REPO_ROOT);
+    if (copy.from === "build") roots.set("build", buildRoot);
     else if (copy.from === "deps" && !roots.has("deps")) roots.set("deps", productionDependencies());
   }
   return roots;
@@ -223,15 +223,20 @@ function fillDistrolessNode(rootfs: string, entrypoint: readonly string[]): void
   mkdirSync(join(rootfs, "home", "nonroot"), { recursive: true });
 }
 
-function operatorImage(): ImageArchive {
+/**
+ * The operator image from `buildRoot`'s `npm run build` output (default: this checkout)
+ * under `ref` — the upgrade test builds "the next build" from another bundle under a
+ * second tag (test/upgrade/nextBuild.ts).
+ */
+export function operatorImage(ref: string = operatorRef(), buildRoot: string = REPO_ROOT): ImageArchive {
   const dockerfile = join(REPO_ROOT, "Dockerfile");
   const stage = readFinalStage(dockerfile);
   if (!DISTROLESS_NODE.test(stage.base)) throw new Error(`Dockerfile: the offline recipe knows the distroless nodejs24 base, not ${stage.base}`);
   const script = stage.entrypoint.find((arg) => arg.startsWith("/app/"));
-  if (script !== undefined && !existsSync(join(REPO_ROOT, script.slice("/app/".length)))) {
+  if (script !== undefined && !existsSync(join(buildRoot, script.slice("/app/".length)))) {
     throw new Error(`${script.slice("/app/".length)} (the Dockerfile's entrypoint) is missing: run \`npm run build\` first`);
   }
-  const roots = stageRoots(stage);
+  const roots = stageRoots(stage, buildRoot);
   const sourceOf = (copy: FinalStage["copies"][number]): string => {
     const root = copy.from === undefined ? REPO_ROOT : roots.get(copy.from);
     if (root === undefined || !copy.source.startsWith("/app/") && copy.from !== undefined) {
@@ -253,7 +258,7 @@ function operatorImage(): ImageArchive {
     createHash("sha256").update(readFileSync(strippedNodeBinary())).digest("hex"),
     ...sources.flatMap(({ copy, local }) => [copy.destination, ...(statSync(local).isDirectory() ? treeHashParts(local) : [readFileSync(local)])]),
   ];
-  return cachedImage("operator", operatorRef(), inputs, config, (rootfs) => {
+  return cachedImage("operator", ref, inputs, config, (rootfs) => {
     fillDistrolessNode(rootfs, stage.entrypoint);
     for (const { copy, local } of sources) {
       const target = join(rootfs, copy.destination.slice(1));
@@ -267,7 +272,7 @@ const RECIPES: Record<ImageName, () => ImageArchive> = {
   pause: pauseImage,
   busybox: busyboxImage,
   "csi-provisioner": csiProvisionerImage,
-  operator: operatorImage,
+  operator: () => operatorImage(),
 };
 
 /** Build (or reuse) the images; all four unless `only` names some. */

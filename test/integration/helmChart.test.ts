@@ -315,6 +315,12 @@ test("node.registration=builtin: one container registers itself with the kubelet
   const sidecar = find<Workload>(rendered, "DaemonSet", `${RELEASE}-node`)
   assert.deepEqual(sidecar.spec.template.spec.containers.map((c) => c.name), ["node", "node-driver-registrar"])
   assert.equal(container(sidecar, "node").env?.some((e) => e.name === "PLUGIN_REGISTRATION_DIR"), false)
+  // Update strategy: builtin surges (the new plugin takes the sockets over), the sidecar registrar cannot.
+  const strategyOf = (objects: ReadonlyArray<K8sObject>) =>
+    (find<K8sObject & { spec: { updateStrategy: unknown } }>(objects, "DaemonSet", `${RELEASE}-node`)).spec.updateStrategy
+  assert.deepEqual(strategyOf(objects), { type: "RollingUpdate", rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } })
+  assert.deepEqual(strategyOf(rendered), { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 1 } })
+  assert.deepEqual(strategyOf(await render("node.registration=builtin", "node.updateStrategy.type=OnDelete")), { type: "OnDelete" })
 })
 
 test("values move the kubelet dir, the metrics port and the preset", async () => {
@@ -380,6 +386,24 @@ test("RBAC: the controller may write Listener status; each role gets what its ca
   assert.deepEqual(verbsFor(leases, "coordination.k8s.io", "leases"), ["create", "get", "update"])
 })
 
+test("crds.manage: the controller may get and update only our three CRDs (MANAGE_CRDS=true); crds.manage=false takes both away", async () => {
+  const crdRules = (objects: ReadonlyArray<K8sObject>) =>
+    (rulesOf(objects, "ClusterRole", `${RELEASE}-controller`) as ReadonlyArray<PolicyRule & { resourceNames?: ReadonlyArray<string> }>)
+      .filter((r) => r.resources.includes("customresourcedefinitions"))
+  const envOf = (objects: ReadonlyArray<K8sObject>) =>
+    find<K8sObject & { spec: { template: { spec: PodSpec } } }>(objects, "Deployment", `${RELEASE}-controller`)
+      .spec.template.spec.containers.find((c) => c.name === "controller")?.env?.find((e) => e.name === "MANAGE_CRDS")?.value
+  const managed = crdRules(rendered)
+  assert.equal(managed.length, 1)
+  assert.deepEqual(managed[0]!.apiGroups, ["apiextensions.k8s.io"])
+  assert.deepEqual(managed[0]!.verbs, ["get", "update"])
+  assert.deepEqual([...managed[0]!.resourceNames ?? []].sort(), rendered.filter((o) => o.kind === "CustomResourceDefinition").map((o) => o.metadata.name).sort())
+  assert.equal(envOf(rendered), "true")
+  const unmanaged = await render("crds.manage=false")
+  assert.deepEqual(crdRules(unmanaged), [])
+  assert.equal(envOf(unmanaged), "false")
+})
+
 test("the API server accepts every rendered object (CRDs installed, the rest in a server-side dry run)", { timeout: 180_000 }, async () => {
   const crds = rendered.filter((o) => o.kind === "CustomResourceDefinition")
   const rest = rendered.filter((o) => o.kind !== "CustomResourceDefinition")
@@ -441,4 +465,15 @@ test("helm install then helm upgrade; the real authorizer grants each ServiceAcc
   for (const [user, verb, resource, namespace] of refused) {
     assert.equal(await canI(user, verb, resource, namespace), false, `${user} should not be allowed to ${verb} ${resource}`)
   }
+  // crds.manage (default): our CRDs by name, and no other.
+  const canOnCrd = async (verb: string, name?: string) => {
+    const run = await kubectl(["auth", "can-i", verb, `customresourcedefinitions.apiextensions.k8s.io${name !== undefined ? `/${name}` : ""}`, `--as=${CONTROLLER_SA}`])
+    return run.stdout.trim() === "yes"
+  }
+  for (const verb of ["get", "update"]) assert.equal(await canOnCrd(verb, "listeners.listeners.stackable.tech"), true, `${verb} our CRD`)
+  assert.equal(await canOnCrd("update", "gateways.gateway.networking.k8s.io"), false, "another CRD")
+  assert.equal(await canOnCrd("delete", "listeners.listeners.stackable.tech"), false, "delete our CRD")
+  assert.equal(await canOnCrd("create"), false, "create any CRD")
+  assert.equal(await canOnCrd("patch", "listeners.listeners.stackable.tech"), false, "patch (server-side apply would create a missing CRD)")
+  assert.equal(await canOnCrd("list"), false, "list CRDs")
 })

@@ -45,8 +45,10 @@ export interface OperatorClusterOptions {
   /** Extra `--set` values for `helm install` (after the suite's own). */
   readonly values?: ReadonlyArray<string>
   readonly log?: ((line: string) => void) | undefined
-  /** The API server's audit log (`startControlPlane`'s `auditLog`). */
+  /** The API server's audit log (`startControlPlane`'s `auditLog`); count requests with `cluster.plane.auditEvents()`. */
   readonly auditLog?: boolean | "all"
+  /** More OCI archives to import into every node (e.g. another build's operator image). */
+  readonly extraImages?: ReadonlyArray<string>
 }
 
 const WAIT = { timeoutMs: 240_000, intervalMs: 1000 }
@@ -57,7 +59,7 @@ export async function startOperatorCluster(options: OperatorClusterOptions): Pro
   log(`images: ${images.map((i) => i.ref).join(", ")}`)
   const cluster = await startRealCluster({
     nodes: [...options.nodes],
-    images: images.map((i) => i.path),
+    images: [...images.map((i) => i.path), ...(options.extraImages ?? [])],
     log,
     ...(options.auditLog !== undefined ? { auditLog: options.auditLog } : {})
   })
@@ -113,14 +115,9 @@ export async function startOperatorCluster(options: OperatorClusterOptions): Pro
   try {
     const operatorImage = images.find((i) => i.name === "operator")
     if (operatorImage === undefined) throw new Error("the image build produced no operator image")
-    const [repository, tag] = splitRef(operatorImage.ref)
     const install = await helm([
       "install", RELEASE, CHART_DIR, "--namespace", OPERATOR_NAMESPACE, "--create-namespace",
-      "--set", `image.repository=${repository}`, "--set", `image.tag=${tag}`, "--set", "image.pullPolicy=Never",
-      "--set", "node.registration=builtin", "--set", "preset=none", "--set", "logLevel=debug",
-      // Live address refresh every 2 s, so a changed address reaches running Pods within the test's patience.
-      "--set", "node.addressRefreshSeconds=2",
-      ...(options.values ?? []).flatMap((v) => ["--set", v])
+      ...installArgs(splitRef(operatorImage.ref), options.values ?? [])
     ])
     if (install.code !== 0) throw new Error(`helm install failed (exit ${install.code}):\n${install.stderr}\n${install.stdout}`)
     log("chart installed; waiting for the controller and one node plugin per node")
@@ -141,6 +138,15 @@ export async function startOperatorCluster(options: OperatorClusterOptions): Pro
     throw new Error(`${error instanceof Error ? error.message : String(error)}\noperator Pods:\n${diagnostics}`, { cause: error })
   }
 }
+
+/** The suite's `--set` arguments of `helm install` for the operator image `[repository, tag]`, then `values`. */
+export const installArgs = ([repository, tag]: readonly [string, string], values: ReadonlyArray<string>): string[] => [
+  "--set", `image.repository=${repository}`, "--set", `image.tag=${tag}`, "--set", "image.pullPolicy=Never",
+  "--set", "node.registration=builtin", "--set", "preset=none", "--set", "logLevel=debug",
+  // Live address refresh every 2 s, so a changed address reaches running Pods within the test's patience.
+  "--set", "node.addressRefreshSeconds=2",
+  ...values.flatMap((v) => ["--set", v])
+]
 
 /** `docker.io/library/listener-operator:0.1.0` → [`docker.io/library/listener-operator`, `0.1.0`]. */
 const splitRef = (ref: string): [string, string] => {

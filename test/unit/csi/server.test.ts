@@ -92,6 +92,47 @@ test("a stale socket is replaced; a live one is refused", async () => {
   rmSync(dir, { recursive: true })
 })
 
+test("takeOver: a second server replaces a live one without a moment with no one serving; the first leaves the socket at shutdown", async () => {
+  const dir = tempDir()
+  const socket = join(dir, "csi.sock")
+  const serveAs = (vendorVersion: string) =>
+    Effect.gen(function*() {
+      const id = yield* makeIdentityService({ vendorVersion, controllerService: false, readiness: Effect.void })
+      return yield* serveCsi({ endpoint: socket, services: [id], takeOver: true })
+    })
+  const versionAtSocket = Effect.gen(function*() {
+    const client = yield* makeCsiClient(socket)
+    return (yield* client.call("Identity", "GetPluginInfo", {})).vendor_version
+  }).pipe(Effect.scoped)
+  await run(Effect.gen(function*() {
+    const oldScope = yield* Scope.make()
+    yield* serveAs("old").pipe(Scope.provide(oldScope))
+    assert.equal(yield* versionAtSocket, "old")
+    // A client calling all along: every call is answered, by one plugin or the other.
+    let calls = 0
+    let failed = 0
+    const caller = yield* Effect.forkChild(Effect.forever(Effect.gen(function*() {
+      const answered = yield* Effect.result(versionAtSocket)
+      calls++
+      if (answered._tag === "Failure") failed++
+      yield* Effect.sleep("2 millis")
+    })))
+    yield* Effect.sleep("300 millis")
+    yield* serveAs("new")
+    assert.equal(yield* versionAtSocket, "new", "the new plugin answers once it serves")
+    yield* Effect.sleep("300 millis")
+    yield* Scope.close(oldScope, Exit.void)
+    assert.ok(lstatSync(socket).isSocket(), "the old plugin's shutdown left the new plugin's socket")
+    assert.equal(yield* versionAtSocket, "new")
+    yield* Fiber.interrupt(caller)
+    assert.ok(calls >= 5, `the client called ${calls} times`)
+    assert.equal(failed, 0, "no call failed during the handover")
+    assert.equal(lstatSync(socket).mode & 0o777, 0o600)
+  }))
+  assert.equal(existsSync(socket), false, "the new plugin removes its own socket at shutdown")
+  rmSync(dir, { recursive: true })
+})
+
 test("a non-socket file at the path is refused and left alone", async () => {
   const dir = tempDir()
   const socket = join(dir, "csi.sock")

@@ -33,7 +33,8 @@ test("wire keys are exactly the seeds' keys", () => {
   assert.deepEqual(FieldManagers, {
     controller: "listeners.stackable.tech_listener",
     csiNode: "listeners.stackable.tech_csi-node",
-    presets: "listeners.stackable.tech_presets"
+    presets: "listeners.stackable.tech_presets",
+    crds: "listeners.stackable.tech_crds"
   })
   assert.deepEqual(CsiContextKeys, {
     podName: "csi.storage.k8s.io/pod.name",
