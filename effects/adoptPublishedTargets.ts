@@ -6,7 +6,9 @@
  * them where the kubelet keeps CSI volumes — `<pods dir>/<pod uid>/volumes/kubernetes.io~csi/
  * <volume>/vol_data.json` names the driver, the volume handle and, with the directory, the
  * target path — and records each one of our driver as if it had published it: the Pod
- * (by uid, from one LIST of this node's Pods), the volume context frozen into its PV, the
+ * (named by the owner of its PodListeners `pod-<uid>`, which every publish wrote, in the
+ * claim's namespace: the node role may read Pods one by one but not list them), the
+ * volume context frozen into its PV, the
  * Listener its PV is labelled with, and the addresses the tree holds now (so a refresh
  * rewrites it only when they change; the writer converts a plain tree in place,
  * writeVolumeTree.ts). Nothing on disk is touched here.
@@ -16,9 +18,9 @@ import { CsiContextKeys, PV_LABEL_LISTENER_NAME, PV_LABEL_LISTENER_NAMESPACE } f
 import { Kinds } from "../domain/kinds.ts"
 import type { ListenerIngress } from "../domain/listenerPlan/inputs.ts"
 import { classifyAddress } from "../domain/addressSyntax.ts"
+import { podListenersName } from "../domain/constants.ts"
 import { ADDRESSES_DIR } from "../domain/volumeTree.ts"
 import { getOption, KubeApi } from "./KubeApi.ts"
-import type { KubeObject } from "./KubeApi.ts"
 import { listenerSelectionOf } from "./listenerSelection.ts"
 import { PublishedVolumes } from "./publishedVolumes.ts"
 import { VolumeFs } from "./VolumeFs.ts"
@@ -86,7 +88,19 @@ export const addressesInTree = (targetPath: string) =>
     return addresses
   })
 
-const podByUid = (pods: ReadonlyArray<KubeObject>, uid: string) => pods.find((pod) => pod.metadata.uid === uid)
+/** The Pod of uid `podUid` in `namespace`, through its PodListeners' owner; none if either is gone or replaced. */
+const podOf = (namespace: string, podUid: string, nodeName: string) =>
+  Effect.gen(function*() {
+    const api = yield* KubeApi
+    const record = yield* getOption(api.get(Kinds.PodListeners, { namespace, name: podListenersName(podUid) }))
+    if (Option.isNone(record)) return undefined
+    const owner = record.value.metadata.ownerReferences?.find((ref) => ref.kind === "Pod" && ref.uid === podUid)
+    if (owner === undefined) return undefined
+    const pod = yield* getOption(api.get(Kinds.Pod, { namespace, name: owner.name }))
+    if (Option.isNone(pod) || pod.value.metadata.uid !== podUid || pod.value.metadata.deletionTimestamp !== undefined) return undefined
+    const spec = pod.value["spec"] as { nodeName?: string } | undefined
+    return spec?.nodeName === nodeName ? pod.value : undefined
+  })
 
 /**
  * Record every target of `driverName` under `podsDir` that has no record; returns how many.
@@ -98,13 +112,14 @@ export const adoptPublishedTargets = Effect.fn("adoptPublishedTargets")(function
   const found = yield* findTargets(podsDir, driverName, known)
   if (found.length === 0) return 0
   const api = yield* KubeApi
-  const pods = (yield* api.list(Kinds.Pod, { fieldSelector: `spec.nodeName=${nodeName}` })).items
   let adopted = 0
   for (const target of found) {
-    const pod = podByUid(pods, target.podUid)
-    if (pod === undefined || pod.metadata.deletionTimestamp !== undefined) continue
     const pv = yield* getOption(api.get(Kinds.PersistentVolume, { name: target.volumeHandle }))
     if (Option.isNone(pv)) continue
+    const claimNamespace = (pv.value["spec"] as { claimRef?: { namespace?: string } } | undefined)?.claimRef?.namespace
+    if (claimNamespace === undefined) continue
+    const pod = yield* podOf(claimNamespace, target.podUid, nodeName)
+    if (pod === undefined) continue
     const labels = pv.value.metadata.labels ?? {}
     const listener = { namespace: labels[PV_LABEL_LISTENER_NAMESPACE] ?? "", name: labels[PV_LABEL_LISTENER_NAME] ?? "" }
     const frozen = ((pv.value["spec"] as { csi?: { volumeAttributes?: Record<string, string> } } | undefined)?.csi?.volumeAttributes) ?? {}

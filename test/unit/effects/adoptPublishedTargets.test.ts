@@ -49,6 +49,13 @@ const upstreamPublished = Effect.gen(function*() {
     metadata: { labels: { [PV_LABEL_LISTENER_NAMESPACE]: NAMESPACE, [PV_LABEL_LISTENER_NAME]: "shared" } }
   }, { type: "merge" })
   const pod = yield* createPod({ name: "web-0", nodeName: "node-1", volumes: [{ name: "listener", persistentVolumeClaim: { claimName: "data" } }] })
+  // What upstream's publish recorded: PodListeners pod-<uid>, owned by the Pod.
+  yield* api.create(Kinds.PodListeners, {
+    apiVersion: "listeners.stackable.tech/v1alpha1",
+    kind: "PodListeners",
+    metadata: { name: `pod-${pod.metadata.uid}`, namespace: NAMESPACE, ownerReferences: [{ apiVersion: "v1", kind: "Pod", name: "web-0", uid: pod.metadata.uid! }] },
+    spec: { listeners: { listener: { scope: "Cluster", ingressAddresses: [{ address: "192.0.2.10", addressType: "IP", ports: { http: 443 } }] } } }
+  })
   const target = yield* writeVolData(pod.metadata.uid!, "pvc-1", CSI_DRIVER_NAME, "pvc-1")
   yield* writeUpstreamTree(target, "192.0.2.10", { http: 443 })
   // Another driver's volume of the same Pod is none of ours.
