@@ -7,14 +7,16 @@
 import { dirname, join } from "node:path"
 import { Duration, Effect, Layer } from "effect"
 import type { KubeApi } from "../../effects/KubeApi.ts"
+import { NodeView } from "../../effects/NodeView.ts"
 import { PublishedVolumes } from "../../effects/publishedVolumes.ts"
-import { refreshPublishedVolumes } from "../../effects/refreshVolumes.ts"
+import { runAddressRefresh } from "../../effects/refreshVolumes.ts"
 import { TargetLocks } from "../../effects/targetLocks.ts"
 import { EventRecorderKube } from "../../adapters/EventRecorderKube.ts"
 import { VolumeFsNode } from "../../adapters/VolumeFsNode.ts"
 import { makeNodeService } from "../../csi/nodeService.ts"
 import { serveRegistration } from "../../csi/registration.ts"
 import { VolumePublisherLive } from "../../csi/volumePrograms.ts"
+import { makeNodeCaches } from "../nodeCaches.ts"
 import { Readiness } from "../operability/probes.ts"
 import { serveRoleCsi } from "./serveRoleCsi.ts"
 
@@ -26,10 +28,16 @@ export interface NodeRoleConfig {
   /** Target paths outside this directory are refused (the chart sets `<kubeletDir>/pods`); unset: not checked. */
   readonly kubeletPodsDir?: string | undefined
   /**
-   * How often published volumes are checked for changed addresses (live refresh, default
-   * 30 seconds; 0 disables it).
+   * Live refresh: published volumes follow every watched change of their Listener, its
+   * class and this Node at once; in addition all are re-checked from the caches this often
+   * (a safety resync that sends no request; default 30 seconds). 0 turns the refresh off.
    */
   readonly addressRefreshInterval?: Duration.Input | undefined
+  /**
+   * How long NodePublishVolume waits, watching, for a Listener the controller has not caught
+   * up with yet before failing UNAVAILABLE (effects/publishWait.ts; default 5 seconds).
+   */
+  readonly publishWait?: Duration.Input | undefined
   /** Where published volumes are remembered across restarts (default: `published-volumes/<node>` beside the CSI socket). */
   readonly stateDir?: string | undefined
   /** How often a repeating waiting Event's series is written (default 1 minute; tests shorten it). */
@@ -74,13 +82,7 @@ export const nodeRoleLayer = (config: NodeRoleConfig): Layer.Layer<never, unknow
     const node = yield* makeNodeService({ nodeName: config.nodeName, kubeletPodsDir: config.kubeletPodsDir })
     yield* serveRoleCsi({ endpoint: config.csiEndpoint, vendorVersion: config.vendorVersion, service: node })
     const refreshEvery = Duration.fromInputUnsafe(config.addressRefreshInterval ?? "30 seconds")
-    if (Duration.isPositive(refreshEvery)) {
-      yield* refreshPublishedVolumes(config.nodeName).pipe(
-        Effect.delay(refreshEvery),
-        Effect.forever,
-        Effect.forkScoped
-      )
-    }
+    if (Duration.isPositive(refreshEvery)) yield* Effect.forkScoped(runAddressRefresh(config.nodeName, refreshEvery))
     // After the CSI socket: the kubelet dials it as soon as it learns of it.
     if (config.registration !== undefined) yield* registerWithKubelet(config.registration)
   })).pipe(
@@ -89,6 +91,9 @@ export const nodeRoleLayer = (config: NodeRoleConfig): Layer.Layer<never, unknow
     Layer.provideMerge(TargetLocks.layer),
     Layer.provideMerge(PublishedVolumes.layerFiles(config.stateDir ?? defaultStateDir(config.csiEndpoint, config.nodeName))),
     Layer.provideMerge(VolumeFsNode.layer),
+    // The node's watch caches (three watches, whatever the number of volumes): read by the
+    // publisher and the refresh loop alike.
+    Layer.provideMerge(Layer.effect(NodeView, makeNodeCaches({ nodeName: config.nodeName, publishWait: config.publishWait }))),
     Layer.provide(EventRecorderKube.layer({
       reportingController: NODE_REPORTING_CONTROLLER,
       reportingInstance: config.nodeName,
