@@ -25,3 +25,14 @@ export const publishedOnNodeLabel = (nodeName: string): string => {
 }
 
 export const PUBLISHED_ON_NODE_VALUE = "true"
+
+/** Whether `key` is a node's published-on label (any node's). */
+export const isPublishedOnNodeLabel = (key: string): boolean => key.startsWith(`${PREFIX}${NAME_PREFIX}`)
+
+/**
+ * `labels` without the published-on labels: what the Listener's Service inherits. They
+ * describe where the node plugins publish the Listener, not the Service, and a node joining
+ * or leaving a shared Listener must not re-apply its Service.
+ */
+export const withoutPublishedOnNodeLabels = (labels: Readonly<Record<string, string>> | undefined): Record<string, string> =>
+  Object.fromEntries(Object.entries(labels ?? {}).filter(([key]) => !isPublishedOnNodeLabel(key)))

@@ -1,6 +1,7 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
-import { publishedOnNodeLabel } from "../../../domain/publishedOnNode.ts"
+import { isPublishedOnNodeLabel, publishedOnNodeLabel } from "../../../domain/publishedOnNode.ts"
+import { planService } from "../../../domain/listenerPlan/desiredService.ts"
 
 const LABEL_KEY = /^listeners\.stackable\.tech\/[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/
 
@@ -16,4 +17,19 @@ test("a node name too long for a label name becomes a fingerprint; every key is 
   assert.notEqual(key, publishedOnNodeLabel(`${"b".repeat(60)}.example.com`))
   assert.equal(key, publishedOnNodeLabel(long), "stable")
   for (const name of ["n", "a.b", "x".repeat(60), "x".repeat(61), "x".repeat(253)]) assert.match(publishedOnNodeLabel(name), LABEL_KEY)
+})
+
+test("a Listener's Service does not inherit the nodes' published-on labels (a node joining a shared Listener re-applies nothing)", () => {
+  const labels = { app: "kafka", [publishedOnNodeLabel("worker-1")]: "true", [publishedOnNodeLabel("x".repeat(80))]: "true" }
+  const service = planService(
+    { metadata: { name: "kafka", namespace: "ns", uid: "u-1", labels }, spec: { className: "c", ports: [{ name: "http", port: 80 }] } } as never,
+    { metadata: { name: "c" }, spec: { serviceType: "NodePort" } } as never
+  )
+  assert.equal(service.metadata.labels["app"], "kafka")
+  assert.deepEqual(Object.keys(service.metadata.labels).filter(isPublishedOnNodeLabel), [])
+  const without = planService(
+    { metadata: { name: "kafka", namespace: "ns", uid: "u-1", labels: { app: "kafka" } }, spec: { className: "c", ports: [{ name: "http", port: 80 }] } } as never,
+    { metadata: { name: "c" }, spec: { serviceType: "NodePort" } } as never
+  )
+  assert.deepEqual(service, without, "the same Service, fingerprint included")
 })
