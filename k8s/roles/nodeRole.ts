@@ -86,9 +86,12 @@ export const nodeRoleLayer = (config: NodeRoleConfig): Layer.Layer<never, unknow
     // After the CSI socket: the kubelet dials it as soon as it learns of it.
     if (config.registration !== undefined) yield* registerWithKubelet(config.registration)
   })).pipe(
-    Layer.provideMerge(VolumePublisherLive),
+    // Fresh: layers are shared by reference within one build, and a process that runs
+    // several node roles (the test harnesses) must not have them all publish through the
+    // first role's caches, records and locks.
+    Layer.provideMerge(Layer.fresh(VolumePublisherLive)),
     // One set of target locks for the CSI calls and the refresh loop alike.
-    Layer.provideMerge(TargetLocks.layer),
+    Layer.provideMerge(Layer.fresh(TargetLocks.layer)),
     Layer.provideMerge(PublishedVolumes.layerFiles(config.stateDir ?? defaultStateDir(config.csiEndpoint, config.nodeName))),
     Layer.provideMerge(VolumeFsNode.layer),
     // The node's watch caches (three watches, whatever the number of volumes): read by the
