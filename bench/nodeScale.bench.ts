@@ -162,6 +162,7 @@ const main = async () => {
     console.log(`\n(c) watches held by the API server: ${JSON.stringify(Object.fromEntries(held))} (${[...held.values()].reduce((a, b) => a + b, 0)} total, ${NODES} node roles + 1 controller)`)
 
     // (d) address changes
+    const isShared = (volume: FleetVolume) => volume.pv.spec.csi.volumeAttributes["listeners.stackable.tech/listener-name"] === "shared-lb"
     const byNode = new Map<string, FleetVolume[]>()
     for (const volume of volumes) byNode.set(volume.node, [...(byNode.get(volume.node) ?? []), volume])
     const nodeLatencies: number[] = []
@@ -170,14 +171,14 @@ const main = async () => {
       const newIp = `203.0.113.${1 + (fleet.nodeNames.indexOf(node) % 250)}`
       const t0 = performance.now()
       await kube.patch(`/api/v1/nodes/${node}/status`, { status: { addresses: [{ type: "InternalIP", address: newIp }, { type: "Hostname", address: node }] } }, "strategic")
-      const affected = byNode.get(node)!.slice(1) // the NodePort ones
+      const affected = byNode.get(node)!.filter((volume) => !isShared(volume)) // the NodePort ones
       nodeLatencies.push(...await latencies(affected, () => newIp, t0))
     }
     const nodeChangeRequests = countsDiff(beforeChanges, requestTotals(await metrics()))
     console.log(`\n(d1) Node address change → files: ${NODE_CHANGES} nodes × ${PER_NODE - 1} volumes: p50 ${percentile(nodeLatencies, 50).toFixed(0)} ms, p99 ${percentile(nodeLatencies, 99).toFixed(0)} ms, max ${Math.max(...nodeLatencies).toFixed(0)} ms`)
     table("requests during the Node address changes (incl. the benchmark's own status patches)", nodeChangeRequests, NODE_CHANGES * (PER_NODE - 1), "per affected volume")
 
-    const shared = volumes.filter((volume) => volume.pv.spec.csi.volumeAttributes["listeners.stackable.tech/listener-name"] === "shared-lb")
+    const shared = volumes.filter(isShared)
     const beforeLb = requestTotals(await metrics())
     const t0 = performance.now()
     await setIngress("198.51.100.77")
