@@ -130,15 +130,15 @@ const main = async () => {
     const publishStarted = performance.now()
     const failures = new Map<string, number>()
     const publishMs: number[] = []
-    await inBatches(volumes, 32, async (volume) => {
+    await inBatches(volumes, 16, async (volume) => {
       const t0 = performance.now()
       let failure = await fleet.publish(volume)
-      if (failure !== undefined) {
-        failures.set(failure.codeName, (failures.get(failure.codeName) ?? 0) + 1)
-        // The kubelet retries after its back-off; so do we, once, to finish the setup.
-        await sleep(1000)
+      if (failure !== undefined) failures.set(failure.codeName, (failures.get(failure.codeName) ?? 0) + 1)
+      // Retried as the kubelet does: exponential back-off from 500 ms.
+      for (let attempt = 0; failure !== undefined; attempt++) {
+        if (attempt >= 10) throw failure
+        await sleep(500 * 2 ** attempt)
         failure = await fleet.publish(volume)
-        if (failure !== undefined) throw failure
       }
       publishMs.push(performance.now() - t0)
     })
