@@ -117,8 +117,8 @@ export async function startNodeFleet(options: FleetOptions): Promise<Fleet> {
       })])
       : Logger.layer([Logger.map(Logger.formatLogFmt, (line: string) => appendFileSync(logFile, `${line}\n`))])
     /** Each role over a client of its own: its own sockets and watches, as on its own machine. */
-    const ownClient = (userAgent: string) =>
-      Layer.effect(KubeApi, Effect.map(KubeApiHttp.make(kc, { userAgent, maxSockets: 8 }), (made) => made.api))
+    const ownClient = (userAgent: string, maxSockets = 8) =>
+      Layer.effect(KubeApi, Effect.map(KubeApiHttp.make(kc, { userAgent, maxSockets }), (made) => made.api))
     const run = async (layer: Layer.Layer<never, unknown, never>) => {
       const scope = Effect.runSync(Scope.make())
       try {
@@ -137,7 +137,7 @@ export async function startNodeFleet(options: FleetOptions): Promise<Fleet> {
         vendorVersion: "fleet",
         instance: "fleet-controller"
       })
-      stops.push(await run(controller.pipe(Layer.provide(Layer.merge(ownClient("fleet-controller"), Readiness.layer)), Layer.provide(logging))))
+      stops.push(await run(controller.pipe(Layer.provide(Layer.merge(ownClient("fleet-controller", 32), Readiness.layer)), Layer.provide(logging))))
     }
     let stopNodes: (() => Promise<void>) | undefined
     const startNodeRoles = async () => {
