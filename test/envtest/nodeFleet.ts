@@ -34,7 +34,7 @@ import { createNamespace, eventually } from "./kubeClient.ts"
 import type { KubeClient, KubeObject } from "./kubeClient.ts"
 
 export const FLEET_NAMESPACE = "fleet"
-export const FLEET_CLASSES = { nodePort: "fleet-nodeport", loadBalancer: "fleet-lb" } as const
+export const FLEET_CLASSES = { nodePort: "fleet-nodeport", loadBalancer: "fleet-lb", headless: "fleet-headless" } as const
 const LISTENERS = "/apis/listeners.stackable.tech/v1alpha1"
 
 export interface FleetOptions {
@@ -101,6 +101,9 @@ export async function startNodeFleet(options: FleetOptions): Promise<Fleet> {
       kube.create(`${LISTENERS}/listenerclasses`, { apiVersion: LISTENER_API_VERSION, kind: "ListenerClass", metadata: { name }, spec })
     await listenerClass(FLEET_CLASSES.nodePort, { serviceType: "NodePort" })
     await listenerClass(FLEET_CLASSES.loadBalancer, { serviceType: "LoadBalancer" })
+    // Headless: envtest's Service CIDR is a /24, so at most ~250 Services with a cluster IP
+    // (NodePort and LoadBalancer ones included) fit; the rest of a large fleet uses this.
+    await listenerClass(FLEET_CLASSES.headless, { serviceType: "ClusterIP", serviceOverrides: { spec: { clusterIP: "None" } } })
 
     const nodeNames = Array.from({ length: options.nodes }, (_, i) => nodeName(i))
     const ips = new Map(nodeNames.map((name, i) => [name, nodeIpOf(i)]))
