@@ -125,6 +125,9 @@ const refreshTarget = (targetPath: string, addresses: ReadonlyArray<ListenerIngr
     return "unchanged" as const
   })
 
+/** How many targets one pass re-publishes at once. */
+const REPUBLISH_CONCURRENCY = 8
+
 /** Which volumes a pass checks: all, or those of the Listeners named `namespace/name`. */
 export type RefreshScope = "all" | ReadonlySet<string>
 
@@ -160,8 +163,7 @@ export const refreshPublishedVolumes = (
       const key = listenerKey(record.listener)
       byListener.set(key, [...(byListener.get(key) ?? []), record])
     }
-    let republished = 0
-    let forgotten = 0
+    const stale: Array<{ readonly record: PublishedRecord; readonly addresses: ReadonlyArray<ListenerIngress> }> = []
     for (const [key, group] of byListener) {
       const addresses = yield* currentAddresses(read, group[0]!.listener, nodeName)
       if (addresses === "missing") {
@@ -176,13 +178,17 @@ export const refreshPublishedVolumes = (
       }
       relabelled?.delete(key)
       if (addresses === undefined || addresses.length === 0) continue
-      for (const record of group.filter((r) => !jsonEquals(r.addresses, addresses))) {
-        const targetPath = record.request.targetPath
-        const done: TargetRefresh = yield* locks.withTarget(targetPath)(refreshTarget(targetPath, addresses))
-        if (done === "republished") republished++
-        if (done === "forgotten") forgotten++
-      }
+      for (const record of group) if (!jsonEquals(record.addresses, addresses)) stale.push({ record, addresses })
     }
+    // Several targets at once, each under its own lock: a Node's new address touches every
+    // NodePort volume of the node, and each re-publish waits on API round trips.
+    const outcomes = yield* Effect.forEach(
+      stale,
+      ({ addresses, record }) => locks.withTarget(record.request.targetPath)(refreshTarget(record.request.targetPath, addresses)),
+      { concurrency: REPUBLISH_CONCURRENCY }
+    )
+    const republished = outcomes.filter((done: TargetRefresh) => done === "republished").length
+    const forgotten = outcomes.filter((done: TargetRefresh) => done === "forgotten").length
     return { checked: records.length, republished, forgotten }
   })
 
