@@ -151,7 +151,7 @@ const runNode = Command.make("node", {
     Flag.optional
   ),
   addressRefreshSeconds: Flag.Int("address-refresh-seconds").pipe(
-    Flag.withDescription(setting("How often published volumes are checked for changed addresses (live refresh); 0 turns it off", "ADDRESS_REFRESH_SECONDS", "30")),
+    Flag.withDescription(setting("Live refresh: published volumes follow watched changes at once and are all re-checked from the watch caches this often (no API request); 0 turns the refresh off", "ADDRESS_REFRESH_SECONDS", "30")),
     Flag.withFallbackConfig(Config.Int("ADDRESS_REFRESH_SECONDS")),
     Flag.withDefault(30)
   ),

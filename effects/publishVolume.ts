@@ -28,7 +28,9 @@ import { renderHostname, templatedAddresses } from "../domain/listenerPlan/hostn
 import type { ListenerScope } from "../domain/podListeners.ts"
 import { planVolumeTree, UnsafeVolumeEntry } from "../domain/volumeTree.ts"
 import type { EventRecorder } from "./EventRecorder.ts"
+import { cachedOrLoad } from "./cachedReads.ts"
 import { KubeApi } from "./KubeApi.ts"
+import { whileCatchingUp } from "./publishWait.ts"
 import { reportVolumeWaiting } from "./volumeWaiting.ts"
 import type { ListenerSelection } from "./listenerSelection.ts"
 import type { VolumeFs } from "./VolumeFs.ts"
@@ -89,8 +91,10 @@ export type PublishVolumeError =
 
 const loadPvc = loadObject("load PersistentVolumeClaim", Kinds.PersistentVolumeClaim, PersistentVolumeClaim)
 const loadPod = loadObject("load Pod", Kinds.Pod, PodSchema)
-const loadNode = loadObject("load Node", Kinds.Node, Node)
-const loadListenerClass = loadObject("load ListenerClass", Kinds.ListenerClass, ListenerClass)
+// Through the node's caches (cachedReads.ts): the class and the Node may be a watch round
+// trip old, and the address refresh follows any change; the PV, PVC and Pod are read fresh.
+const loadNode = cachedOrLoad("load Node", Kinds.Node, Node, (view, ref) => view.node(ref.name))
+const loadListenerClass = cachedOrLoad("load ListenerClass", Kinds.ListenerClass, ListenerClass, (view, ref) => view.listenerClass(ref.name))
 
 /** Merge-patch labels onto an object unless it already carries them (no write when converged). */
 const ensureLabels = Effect.fn("ensureLabels")(function*(
@@ -258,8 +262,9 @@ const publishFor = Effect.fn("publishFor")(function*(
     [mountLabelKey(listenerUid)]: listenerName
   })
 
-  // 5. This Pod's addresses (UNAVAILABLE until there are some: the kubelet retries).
-  const { scope, addresses } = yield* addressesForPod(listener, listenerClass, pod)
+  // 5. This Pod's addresses. Waits a few seconds, watching, while the controller has only
+  // not caught up with the Listener yet (publishWait.ts); else UNAVAILABLE: the kubelet retries.
+  const { scope, addresses } = yield* whileCatchingUp(listener, (current) => addressesForPod(current, listenerClass, pod))
   const tree = planVolumeTree(addresses)
   if (tree instanceof UnsafeVolumeEntry) {
     return yield* new VolumeAddressRefused({

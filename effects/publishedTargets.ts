@@ -8,6 +8,8 @@
 import { Effect } from "effect"
 import type { EventRecorder } from "./EventRecorder.ts"
 import type { KubeApi } from "./KubeApi.ts"
+import { unlabelListener } from "./listenerNodeLabel.ts"
+import { NodeView } from "./NodeView.ts"
 import { PublishedVolumes } from "./publishedVolumes.ts"
 import { publishVolume } from "./publishVolume.ts"
 import type { PublishedVolume, PublishVolumeError, PublishVolumeRequest } from "./publishVolume.ts"
@@ -27,6 +29,10 @@ export const publishAndRemember = (
     return yield* locks.withTarget(request.targetPath)(Effect.gen(function*() {
       const published = yield* publishVolume(request)
       yield* registry.record({ request, listener: published.listener, addresses: published.addresses })
+      // The addresses were read from the caches before the record existed: a change that
+      // arrived meanwhile found no volume to refresh. Check this Listener again now.
+      const view = yield* NodeView
+      yield* view.recheck({ _tag: "Listener", ...published.listener })
       return published
     }))
   })
@@ -34,12 +40,23 @@ export const publishAndRemember = (
 /**
  * Forget the volume, then remove its target. Forgotten first: should the removal fail, the
  * kubelet retries the unpublish, and meanwhile no refresh re-writes a target being removed.
+ * The node's last volume of a Listener takes this node's label off it (listenerNodeLabel.ts),
+ * so the node's watch stops carrying it.
  */
 export const unpublishAndForget = (
   request: UnpublishVolumeRequest
-): Effect.Effect<void, VolumeTreeWriteFailed, VolumeFs | PublishedVolumes | TargetLocks> =>
+): Effect.Effect<void, VolumeTreeWriteFailed, KubeApi | VolumeFs | PublishedVolumes | TargetLocks> =>
   Effect.gen(function*() {
     const locks = yield* TargetLocks
     const registry = yield* PublishedVolumes
-    yield* locks.withTarget(request.targetPath)(Effect.andThen(registry.forget(request.targetPath), unpublishVolume(request)))
+    const record = yield* locks.withTarget(request.targetPath)(Effect.gen(function*() {
+      const record = yield* registry.get(request.targetPath)
+      yield* registry.forget(request.targetPath)
+      yield* unpublishVolume(request)
+      return record
+    }))
+    if (record === undefined || (yield* NodeView).nodeName === undefined) return
+    const { namespace, name } = record.listener
+    const others = (yield* registry.all).some((other) => other.listener.namespace === namespace && other.listener.name === name)
+    if (!others) yield* unlabelListener(record.listener)
   })

@@ -5,6 +5,7 @@
  */
 import { Effect, Option } from "effect"
 import { FieldManagers, LISTENER_API_VERSION, listenerNameProblem } from "../domain/constants.ts"
+import { PUBLISHED_ON_NODE_VALUE, publishedOnNodeLabel } from "../domain/publishedOnNode.ts"
 import type { PersistentVolume } from "../domain/core/persistentVolume.ts"
 import type { Pod } from "../domain/core/pod.ts"
 import { Kinds } from "../domain/kinds.ts"
@@ -13,10 +14,10 @@ import { jsonEquals } from "../domain/listenerPlan/json.ts"
 import { getOption, KubeApi } from "./KubeApi.ts"
 import type { KubeObject } from "./KubeApi.ts"
 import type { ListenerSelection } from "./listenerSelection.ts"
+import { NodeView } from "./NodeView.ts"
 import { VolumeObjectInvalid } from "./volumeErrors.ts"
-import { apiStepFailed, decodeObject, loadObject } from "./volumeObjects.ts"
+import { apiStepFailed, decodeObject } from "./volumeObjects.ts"
 
-const loadListener = loadObject("load Listener", Kinds.Listener, Listener)
 const decodeListener = decodeObject(Kinds.Listener, Listener)
 
 /** SPEC §4 step 2: one Listener port per port of the Pod's (non-init) containers. */
@@ -70,7 +71,10 @@ export const findOrApplyListener = Effect.fn("findOrApplyListener")(function*(
   if (nameProblem !== undefined) {
     return yield* new VolumeObjectInvalid({ kind: Kinds.Listener.kind, namespace, name: listenerName, problem: `its name ${nameProblem}` })
   }
-  if (selection._tag === "ListenerName") return yield* loadListener({ namespace, name: selection.listenerName })
+  const view = yield* NodeView
+  // The label that puts the Listener into this node's watch (domain/publishedOnNode.ts).
+  const nodeLabel = view.nodeName === undefined ? {} : { [publishedOnNodeLabel(view.nodeName)]: PUBLISHED_ON_NODE_VALUE }
+  if (selection._tag === "ListenerName") return yield* sharedListener({ namespace, name: selection.listenerName }, nodeLabel)
   const pvUid = pv.metadata.uid
   if (pvUid === undefined) {
     return yield* new VolumeObjectInvalid({
@@ -85,18 +89,55 @@ export const findOrApplyListener = Effect.fn("findOrApplyListener")(function*(
     namespace,
     name: pvc.name,
     className: selection.className,
-    labels: pvc.labels,
+    labels: { ...pvc.labels, ...nodeLabel },
     pv: { name: pv.metadata.name, uid: pvUid },
     pod
   })
-  // Read first: re-publishing (kubelet retries, restarts) then writes nothing.
-  const live = yield* Effect.mapError(getOption(api.get(Kinds.Listener, ref)), apiStepFailed("load Listener", Kinds.Listener, ref))
+  // Read first: re-publishing (kubelet retries, restarts) then writes nothing. With this
+  // node's caches, a miss means the Listener is missing or lacks this node's label: either
+  // way it is applied, without a GET.
+  const cached = yield* view.listener(ref)
+  const live = Option.isSome(cached) || view.nodeName !== undefined
+    ? cached
+    : yield* Effect.mapError(getOption(api.get(Kinds.Listener, ref)), apiStepFailed("load Listener", Kinds.Listener, ref))
   if (Option.isSome(live) && listenerUpToDate(live.value, desired)) return yield* decodeListener(live.value, ref)
   const applied = yield* Effect.mapError(
     api.apply(Kinds.Listener, desired, { fieldManager: FieldManagers.csiNode, force: true }),
     apiStepFailed("apply Listener", Kinds.Listener, ref)
   )
+  yield* view.written(applied)
   return yield* decodeListener(applied, ref)
+})
+
+/**
+ * A Listener named by the volume (listener-name), from this node's cache or else the API,
+ * with this node's label added by a merge patch of that one key when it lacks it (other
+ * nodes' keys and every other label stay). Before the cache has been listed a miss may just
+ * be "not listed yet", so the Listener is read first; after, a miss means "not labelled for
+ * this node" and the patch both labels it and returns it (404 when there is none).
+ */
+const sharedListener = Effect.fn("sharedListener")(function*(
+  ref: { readonly namespace: string; readonly name: string },
+  nodeLabel: Readonly<Record<string, string>>
+) {
+  const api = yield* KubeApi
+  const view = yield* NodeView
+  const cached = yield* view.listener(ref)
+  const labelled = (object: KubeObject) => Object.entries(nodeLabel).every(([key, value]) => object.metadata.labels?.[key] === value)
+  if (Option.isSome(cached) && labelled(cached.value)) return yield* decodeListener(cached.value, ref)
+  const live = Option.isSome(cached) || (yield* view.listenersReady)
+    ? cached
+    : Option.some(yield* Effect.mapError(api.get(Kinds.Listener, ref), apiStepFailed("load Listener", Kinds.Listener, ref)))
+  if (Option.isSome(live) && labelled(live.value)) {
+    yield* view.written(live.value)
+    return yield* decodeListener(live.value, ref)
+  }
+  const patched = yield* Effect.mapError(
+    api.patch(Kinds.Listener, ref, { metadata: { labels: nodeLabel } }, { type: "merge", fieldManager: FieldManagers.csiNode }),
+    apiStepFailed("load Listener", Kinds.Listener, ref)
+  )
+  yield* view.written(patched)
+  return yield* decodeListener(patched, ref)
 })
 
 const normalisedPorts = (ports: unknown): unknown =>

@@ -11,6 +11,7 @@ import { deepMerge } from "./deepMerge.ts"
 import { fingerprint, isJsonObject } from "./json.ts"
 import type { ListenerClassInput, ListenerInput, ListenerPortInput, ServiceType } from "./inputs.ts"
 import { LISTENER_API_VERSION, mountLabelKey, operatorLabels } from "./labels.ts"
+import { withoutPublishedOnNodeLabels } from "../publishedOnNode.ts"
 
 /**
  * Annotation carrying the fingerprint of everything we applied. Server-side apply removes
@@ -88,7 +89,7 @@ export const planService = (listener: ListenerInput, listenerClass: ListenerClas
     metadata: {
       name,
       namespace,
-      labels: { ...listener.metadata.labels, ...operatorLabels(name) },
+      labels: { ...withoutPublishedOnNodeLabels(listener.metadata.labels), ...operatorLabels(name) },
       annotations: {
         ...cls.serviceAnnotations,
         ...(hostname !== undefined && cls.hostnameAnnotation != null ? { [cls.hostnameAnnotation]: hostname } : {})

@@ -9,15 +9,17 @@ import { Duration, Effect, Layer } from "effect"
 import type { KubeApi } from "../../effects/KubeApi.ts"
 import { CSI_DRIVER_NAME } from "../../domain/constants.ts"
 import { adoptPublishedTargets } from "../../effects/adoptPublishedTargets.ts"
+import { NodeView } from "../../effects/NodeView.ts"
 import { PublishedVolumes } from "../../effects/publishedVolumes.ts"
-import { refreshPublishedVolumes } from "../../effects/refreshVolumes.ts"
+import { runAddressRefresh } from "../../effects/refreshVolumes.ts"
 import { TargetLocks } from "../../effects/targetLocks.ts"
-import { recordRefresh, trackPublishedVolumes } from "../../effects/volumeMetrics.ts"
+import { trackPublishedVolumes } from "../../effects/volumeMetrics.ts"
 import { EventRecorderKube } from "../../adapters/EventRecorderKube.ts"
 import { VolumeFsNode } from "../../adapters/VolumeFsNode.ts"
 import { makeNodeService } from "../../csi/nodeService.ts"
 import { serveRegistration } from "../../csi/registration.ts"
 import { VolumePublisherLive } from "../../csi/volumePrograms.ts"
+import { makeNodeCaches } from "../nodeCaches.ts"
 import { Readiness } from "../operability/probes.ts"
 import { serveRoleCsi } from "./serveRoleCsi.ts"
 
@@ -29,10 +31,16 @@ export interface NodeRoleConfig {
   /** Target paths outside this directory are refused (the chart sets `<kubeletDir>/pods`); unset: not checked. */
   readonly kubeletPodsDir?: string | undefined
   /**
-   * How often published volumes are checked for changed addresses (live refresh, default
-   * 30 seconds; 0 disables it).
+   * Live refresh: published volumes follow every watched change of their Listener, its
+   * class and this Node at once; in addition all are re-checked from the caches this often
+   * (a safety resync that sends no request; default 30 seconds). 0 turns the refresh off.
    */
   readonly addressRefreshInterval?: Duration.Input | undefined
+  /**
+   * How long NodePublishVolume waits, watching, for a Listener the controller has not caught
+   * up with yet before failing UNAVAILABLE (effects/publishWait.ts; default 5 seconds).
+   */
+  readonly publishWait?: Duration.Input | undefined
   /** Where published volumes are remembered across restarts (default: `published-volumes/<node>` beside the CSI socket). */
   readonly stateDir?: string | undefined
   /** How often a repeating waiting Event's series is written (default 1 minute; tests shorten it). */
@@ -90,23 +98,22 @@ export const nodeRoleLayer = (config: NodeRoleConfig): Layer.Layer<never, unknow
       )
     }
     const refreshEvery = Duration.fromInputUnsafe(config.addressRefreshInterval ?? "30 seconds")
-    if (Duration.isPositive(refreshEvery)) {
-      yield* refreshPublishedVolumes(config.nodeName).pipe(
-        Effect.tap(recordRefresh),
-        Effect.delay(refreshEvery),
-        Effect.forever,
-        Effect.forkScoped
-      )
-    }
+    if (Duration.isPositive(refreshEvery)) yield* Effect.forkScoped(runAddressRefresh(config.nodeName, refreshEvery))
     yield* Effect.forkScoped(trackPublishedVolumes(PUBLISHED_VOLUMES_SAMPLE_EVERY))
     // After the CSI socket: the kubelet dials it as soon as it learns of it.
     if (config.registration !== undefined) yield* registerWithKubelet(config.registration)
   })).pipe(
-    Layer.provideMerge(VolumePublisherLive),
+    // Fresh: layers are shared by reference within one build, and a process that runs
+    // several node roles (the test harnesses) must not have them all publish through the
+    // first role's caches, records and locks.
+    Layer.provideMerge(Layer.fresh(VolumePublisherLive)),
     // One set of target locks for the CSI calls and the refresh loop alike.
-    Layer.provideMerge(TargetLocks.layer),
+    Layer.provideMerge(Layer.fresh(TargetLocks.layer)),
     Layer.provideMerge(PublishedVolumes.layerFiles(config.stateDir ?? defaultStateDir(config.csiEndpoint, config.nodeName))),
     Layer.provideMerge(VolumeFsNode.layer),
+    // The node's watch caches (three watches, whatever the number of volumes): read by the
+    // publisher and the refresh loop alike.
+    Layer.provideMerge(Layer.effect(NodeView, makeNodeCaches({ nodeName: config.nodeName, publishWait: config.publishWait }))),
     Layer.provide(EventRecorderKube.layer({
       reportingController: NODE_REPORTING_CONTROLLER,
       reportingInstance: config.nodeName,

@@ -254,6 +254,22 @@ test("Listeners: node-a's plugin applies the per-volume Listener of its volume, 
   })
   const adopted = await applyListener(nodeA, perVolumeListener("team", "data-a3", "nodes", pvA3, { ports: [{ name: "http", port: 8082 }] }))
   assert.equal(adopted.metadata.name, "data-a3")
+  // A shared Listener: node-a may add and remove only its own published-on label (which
+  // nodes' plugins watch it), nothing else and no other node's.
+  await admin.create(`${GROUP}/namespaces/team/listeners`, {
+    apiVersion: "listeners.stackable.tech/v1alpha1",
+    kind: "Listener",
+    metadata: { name: "shared-web", namespace: "team" },
+    spec: { className: "nodes", ports: [{ name: "http", port: 8080 }] }
+  })
+  const markShared = (labels: Record<string, string | null>) =>
+    nodeA.patch(`${GROUP}/namespaces/team/listeners/shared-web`, { metadata: { labels } }, "merge", { fieldManager: CSI_NODE_MANAGER })
+  await markShared({ "listeners.stackable.tech/on.node-a": "" })
+  await markShared({ "listeners.stackable.tech/on.node-a": null })
+  assert.match(await refused("another node's published-on label", () => markShared({ "listeners.stackable.tech/on.node-b": "" })),
+    /may write only per-volume Listeners/u)
+  assert.match(await refused("its own label together with another", () => markShared({ "listeners.stackable.tech/on.node-a": "", team: "x" })),
+    /may write only per-volume Listeners/u)
   // The Listener a listener-name volume binds to is never the plugin's either.
   assert.match(await refused("writing the Listener a listener-name volume names", () =>
     applyListener(nodeA, perVolumeListener("team", "shared", "nodes", pvs["shared"]!))),
