@@ -40,6 +40,9 @@ export const BUNDLE_OPTIONS = {
   target: "node24",
   legalComments: "none",
   logLevel: "warning",
+  minifyWhitespace: true,
+  minifySyntax: true,
+  external: ["@grpc/proto-loader"],
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" }
 } as const
 
@@ -50,6 +53,7 @@ export async function buildNextOperatorImage(): Promise<ImageArchive> {
   copyFileSync(join(REPO_ROOT, "package.json"), join(root, "package.json"))
   await build({
     ...BUNDLE_OPTIONS,
+    external: [...BUNDLE_OPTIONS.external],
     entryPoints: [join(REPO_ROOT, "main.ts")],
     outdir: join(root, "dist", "bin"),
     plugins: [nextCrds]

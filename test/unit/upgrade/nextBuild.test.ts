@@ -19,6 +19,10 @@ test("the next build's esbuild options are the bundle script's", () => {
     const [name, ...rest] = word.slice(2).split("=")
     const value = rest.length === 0 ? undefined : rest.join("=")
     if (name === "outdir" || name === "metafile") continue
+    if (name!.startsWith("external:")) {
+      flags.set("external", [...((flags.get("external") as string[] | undefined) ?? []), name!.slice("external:".length)])
+      continue
+    }
     flags.set(camel(name!.replace(/:js$/u, "")), value === undefined || value === "true" ? true : value === "false" ? false : value)
   }
   const expected = { ...BUNDLE_OPTIONS, banner: BUNDLE_OPTIONS.banner.js }
