@@ -37,6 +37,8 @@ export interface RealClusterOptions {
   /** OCI archives imported into every node before it is used (the pause image among them). */
   readonly images?: readonly string[];
   readonly log?: ((line: string) => void) | undefined;
+  /** The API server writes an audit log of every write (ControlPlane.auditEvents()). */
+  readonly auditLog?: boolean;
 }
 
 const WAIT = { timeoutMs: 180_000, intervalMs: 1000 };
@@ -79,7 +81,7 @@ export async function startRealCluster(options: RealClusterOptions): Promise<Rea
     await must("mount", ["--bind", nsDir, nsDir]);
     await must("mount", ["--make-private", nsDir]);
     await createBridge(runId);
-    plane = await startControlPlane({ controllerManager: true, scheduler: true, address: hostAddress(), extraControllers: NODE_CONTROLLERS, log });
+    plane = await startControlPlane({ controllerManager: true, scheduler: true, address: hostAddress(), extraControllers: NODE_CONTROLLERS, log, ...(options.auditLog === true ? { auditLog: true } : {}) });
     const n = names(runId);
     for (const [index, name] of options.nodes.entries()) {
       const netns = await createNodeNetwork(runId, index, options.nodes.length);
