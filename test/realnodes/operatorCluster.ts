@@ -45,6 +45,10 @@ export interface OperatorClusterOptions {
   /** Extra `--set` values for `helm install` (after the suite's own). */
   readonly values?: ReadonlyArray<string>
   readonly log?: ((line: string) => void) | undefined
+  /** The API server writes an audit log of every write (ControlPlane.auditEvents()). */
+  readonly auditLog?: boolean
+  /** Runs on the started cluster before the chart is installed (e.g. to bring it to another operator's state). */
+  readonly beforeInstall?: (cluster: RealCluster) => Promise<void>
 }
 
 const WAIT = { timeoutMs: 240_000, intervalMs: 1000 }
@@ -53,7 +57,7 @@ export async function startOperatorCluster(options: OperatorClusterOptions): Pro
   const log = options.log ?? (() => undefined)
   const images = await buildImages()
   log(`images: ${images.map((i) => i.ref).join(", ")}`)
-  const cluster = await startRealCluster({ nodes: [...options.nodes], images: images.map((i) => i.path), log })
+  const cluster = await startRealCluster({ nodes: [...options.nodes], images: images.map((i) => i.path), log, ...(options.auditLog === true ? { auditLog: true } : {}) })
   const helmHome = await mkdtemp(join(tmpdir(), "listener-operator-helm-"))
   const stop = async () => {
     await cluster.stop()
@@ -104,6 +108,7 @@ export async function startOperatorCluster(options: OperatorClusterOptions): Pro
     return parts.join("\n")
   }
   try {
+    await options.beforeInstall?.(cluster)
     const operatorImage = images.find((i) => i.name === "operator")
     if (operatorImage === undefined) throw new Error("the image build produced no operator image")
     const [repository, tag] = splitRef(operatorImage.ref)

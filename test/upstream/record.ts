@@ -44,12 +44,13 @@ import {
   UPSTREAM_OPERATOR_SERVICE
 } from "./scenario.ts"
 import { readVolumeTree } from "./volumeTree.ts"
+import { FIXTURES_DIR } from "./fixtures.ts"
 
 const WAIT = { timeoutMs: 240_000, intervalMs: 1000 }
 const LISTENERS = `/apis/${LISTENER_API_VERSION}`
 /** The CSI socket as the kubelet (and the node plugin, in the node's namespaces) sees it. */
 const NODE_CSI_SOCKET = `/var/lib/kubelet/plugins/${CSI_DRIVER_NAME}/csi.sock`
-export const FIXTURES_DIR = join(import.meta.dirname, "..", "e2e", "fixtures", "upstream")
+export { FIXTURES_DIR } from "./fixtures.ts"
 
 const log = (line: string) => process.stderr.write(`[record] ${line}\n`)
 
@@ -156,7 +157,13 @@ const runScenario = async (kube: KubeClient): Promise<void> => {
   await new Promise((r) => setTimeout(r, 10_000))
 }
 
-const itemsOf = async (kube: KubeClient, path: string): Promise<KubeObject[]> => (await kube.list(path)).items
+/** The items of a list, each with its apiVersion and kind (a list of built-in objects leaves them out). */
+const itemsOf = async (kube: KubeClient, path: string): Promise<KubeObject[]> => {
+  const list = await kube.list(path)
+  const kind = String((list as { kind?: string }).kind ?? "").replace(/List$/u, "")
+  const apiVersion = String((list as { apiVersion?: string }).apiVersion ?? "")
+  return list.items.map((item) => ({ apiVersion, kind, ...item }))
+}
 
 /** The observed objects, keyed by fixture file name. */
 const recordObjects = async (kube: KubeClient): Promise<Record<string, unknown>> => {
