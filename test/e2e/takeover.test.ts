@@ -44,6 +44,8 @@ const NEW_LB_ADDRESS = "203.0.113.20"
 const OUR_CONTROLLER = `system:serviceaccount:${OPERATOR_NAMESPACE}:listener-operator-controller`
 const OUR_USERS = new Set([OUR_CONTROLLER, `system:serviceaccount:${OPERATOR_NAMESPACE}:listener-operator-node`])
 const WRITES = new Set(["create", "update", "patch", "delete"])
+/** Upstream's field managers: its client's (`listeners.stackable.tech`, and `…/<scope>` for applies) and its CRD maintainer's. */
+const isUpstreamManager = (manager: string): boolean => manager.startsWith("listeners.stackable.tech") || manager === "listener-operator"
 
 /** The Services' addresses: what must not change. */
 const addressFacts = (service: KubeObject) => ({
@@ -121,7 +123,7 @@ describe("taking over from the upstream operator, with its workloads running", {
     }
     for (const recorded of [...fixtures.services, ...fixtures.listeners]) {
       for (const entry of (recorded.metadata as { managedFields?: ManagedFieldsEntry[] }).managedFields ?? []) {
-        if (entry.subresource !== "status" || recorded.kind === "Listener") upstreamManagers.add(entry.manager)
+        if (isUpstreamManager(entry.manager)) upstreamManagers.add(entry.manager)
       }
     }
     for (const s of (await k.list(`/api/v1/namespaces/${NS}/services`)).items) {
@@ -248,7 +250,7 @@ describe("taking over from the upstream operator, with its workloads running", {
     await eventually(`Listener ${shared.metadata.name} status follows the port change`, async () => {
       const l = await kube.get(path)
       const ready = ((l.status?.["conditions"] ?? []) as Array<{ type: string; status: string; observedGeneration?: number }>).find((c) => c.type === "Ready")
-      return ready?.observedGeneration === l.metadata.generation
+      return ready?.status === "True" && ready.observedGeneration === l.metadata.generation
     }, WAIT)
   })
 
