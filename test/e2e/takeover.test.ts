@@ -44,8 +44,12 @@ const NEW_LB_ADDRESS = "203.0.113.20"
 const OUR_CONTROLLER = `system:serviceaccount:${OPERATOR_NAMESPACE}:listener-operator-controller`
 const OUR_USERS = new Set([OUR_CONTROLLER, `system:serviceaccount:${OPERATOR_NAMESPACE}:listener-operator-node`])
 const WRITES = new Set(["create", "update", "patch", "delete"])
-/** Upstream's field managers: its client's (`listeners.stackable.tech`, and `…/<scope>` for applies) and its CRD maintainer's. */
-const isUpstreamManager = (manager: string): boolean => manager.startsWith("listeners.stackable.tech") || manager === "listener-operator"
+/**
+ * Upstream's field managers: its client's (`listeners.stackable.tech`, and `…/<scope>` for
+ * applies) and its CRD maintainer's. Ours are `listeners.stackable.tech_<role>`.
+ */
+const isUpstreamManager = (manager: string): boolean =>
+  manager === "listeners.stackable.tech" || manager.startsWith("listeners.stackable.tech/") || manager === "listener-operator"
 
 /** The Services' addresses: what must not change. */
 const addressFacts = (service: KubeObject) => ({
