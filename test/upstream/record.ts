@@ -232,6 +232,7 @@ const main = async (): Promise<void> => {
   const images = await buildImages({ only: ["pause", "busybox"] })
   const cluster = await startRealCluster({ nodes: [...UPSTREAM_NODES], images: images.map((i) => i.path), log: process.env["RECORD_LOG"] !== undefined ? log : undefined })
   const running: Running = { processes: [], workDir: mkdtempSync(join(tmpdir(), "lo-upstream-record-")) }
+  let failed = false
   try {
     await startUpstream(cluster, operatorBinary, running)
     await runScenario(cluster.kube)
@@ -253,11 +254,13 @@ const main = async (): Promise<void> => {
     log(`wrote ${Object.keys(objects).length + 3} files to ${out}`)
   } catch (error) {
     for (const p of running.processes) log(`--- ${p.name}:\n${p.logTail(40)}`)
+    failed = true
     throw error
   } finally {
     for (const p of [...running.processes].reverse()) await p.stop(3000)
     await cluster.stop()
-    rmSync(running.workDir, { recursive: true, force: true })
+    if (failed) log(`logs kept in ${running.workDir}`)
+    else rmSync(running.workDir, { recursive: true, force: true })
   }
 }
 
