@@ -15,6 +15,9 @@ import { Effect, Exit, Scope } from "effect"
 import { parseArgs } from "node:util"
 import { serveRegistration } from "../../csi/registration.ts"
 
+/** tsx by absolute URL: a process started in a node's mount namespace begins in its root directory, not here. */
+const TSX_LOADER = import.meta.resolve("tsx")
+
 export interface RegistrarOptions {
   readonly registrationDir: string
   readonly csiEndpoint: string
@@ -43,7 +46,7 @@ export const serveRegistrar = async (
 export const registrarCommand = (options: RegistrarOptions): { readonly command: string; readonly args: ReadonlyArray<string> } => ({
   command: process.execPath,
   args: [
-    "--import", "tsx", import.meta.filename,
+    "--import", TSX_LOADER, import.meta.filename,
     "--registration-dir", options.registrationDir,
     "--csi-endpoint", options.csiEndpoint,
     "--driver", options.driverName

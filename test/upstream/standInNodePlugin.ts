@@ -21,6 +21,9 @@ import { CSI_DRIVER_NAME, TOPOLOGY_KEY_HOSTNAME } from "../../domain/constants.t
 import type { TreeEntry } from "./volumeTree.ts"
 import { writeVolumeTree } from "./volumeTree.ts"
 
+/** tsx by absolute URL: a process started in a node's mount namespace begins in its root directory, not here. */
+const TSX_LOADER = import.meta.resolve("tsx")
+
 export interface RecordedTree {
   readonly node: string
   readonly pod: string
@@ -37,7 +40,7 @@ type Handler = (call: ServerUnaryCall<Record<string, unknown>, unknown>, callbac
 
 export const standInCommand = (options: { csiEndpoint: string; node: string; trees: string }) => ({
   command: process.execPath,
-  args: ["--import", "tsx", import.meta.filename, "--csi-endpoint", options.csiEndpoint, "--node", options.node, "--trees", options.trees]
+  args: ["--import", TSX_LOADER, import.meta.filename, "--csi-endpoint", options.csiEndpoint, "--node", options.node, "--trees", options.trees]
 })
 
 const main = async (): Promise<void> => {
