@@ -1,18 +1,20 @@
 /**
- * A CSI gRPC client over a Unix socket, as Effects: what the kubelet stand-in of the
- * integration tests, the demo and the unit tests use to call the plugin exactly as a CO
- * would. A failed call is a `CsiCallError` carrying the gRPC code and message.
+ * A CSI gRPC client over a Unix socket, as Effects: what the demo, library users and the
+ * unit tests use to call the plugin exactly as a CO would. grpc-js with the same generated
+ * codecs as the server (`grpc/methods.ts`); one channel for all three services. A failed
+ * call is a `CsiCallError` carrying the gRPC code and message; interrupting a call cancels
+ * it on the wire.
  */
+import { Client, credentials, Metadata, status as GrpcStatus } from "@grpc/grpc-js"
+import type { CallOptions } from "@grpc/grpc-js"
 import { Data, Duration, Effect } from "effect"
 import type { Scope } from "effect"
 import type { CsiServiceName } from "./proto.ts"
 import { socketPathOf } from "./socket.ts"
 import type { ControllerHandlers, IdentityHandlers, NodeHandlers } from "./server.ts"
 import type { CsiServerError } from "./socket.ts"
+import { csiMethod } from "./grpc/methods.ts"
 import { statusName } from "./status.ts"
-import { csiMethod } from "./wire/codec.ts"
-import { GrpcStatus } from "./wire/grpcStatus.ts"
-import { makeUnaryClient } from "./wire/unaryClient.ts"
 
 type HandlersOf = {
   readonly Identity: IdentityHandlers
@@ -53,21 +55,32 @@ const callError = (rpc: string, code: GrpcStatus, details: string): CsiCallError
 export const makeCsiClient = (endpoint: string): Effect.Effect<CsiClient, CsiServerError, Scope.Scope> =>
   Effect.gen(function*() {
     const socketPath = yield* socketPathOf(endpoint)
-    const client = yield* Effect.acquireRelease(Effect.sync(() => makeUnaryClient(socketPath)), (client) => Effect.sync(() => client.close()))
+    const client = yield* Effect.acquireRelease(
+      Effect.sync(() => new Client(`unix://${socketPath}`, credentials.createInsecure(), { "grpc.enable_channelz": 0 })),
+      (client) => Effect.sync(() => client.close())
+    )
     const call: CsiClient["call"] = (service, method, request, options) =>
-      Effect.gen(function*() {
-        const codecs = csiMethod(service, method)
-        const message = yield* Effect.try({
-          try: () => codecs.request.encode(request as object),
-          catch: (cause) => callError(codecs.path, GrpcStatus.INTERNAL, `cannot encode ${codecs.request.name}: ${String(cause)}`)
-        })
-        const timeoutMs = options?.timeout === undefined ? undefined : Duration.toMillis(Duration.fromInputUnsafe(options.timeout))
-        const result = yield* Effect.promise((signal) => client.call(codecs.path, message, { timeoutMs, signal }))
-        if (!result.ok) return yield* callError(codecs.path, result.code, result.details)
-        return yield* Effect.try({
-          try: () => codecs.response.decode(result.message) as ResponseOf<typeof service, typeof method>,
-          catch: (cause) => callError(codecs.path, GrpcStatus.INTERNAL, `cannot decode ${codecs.response.name}: ${String(cause)}`)
-        })
+      Effect.callback<ResponseOf<typeof service, typeof method>, CsiCallError>((resume) => {
+        const definition = csiMethod(service, method)
+        const callOptions: CallOptions = options?.timeout === undefined
+          ? {}
+          : { deadline: new Date(Date.now() + Duration.toMillis(Duration.fromInputUnsafe(options.timeout))) }
+        const pending = client.makeUnaryRequest(
+          definition.path,
+          definition.requestSerialize,
+          definition.responseDeserialize,
+          request as object,
+          new Metadata(),
+          callOptions,
+          (error, response) => {
+            resume(
+              error === null
+                ? Effect.succeed(response as ResponseOf<typeof service, typeof method>)
+                : Effect.fail(callError(definition.path, error.code, error.details))
+            )
+          }
+        )
+        return Effect.sync(() => pending.cancel())
       })
     return { call }
   })

@@ -1,5 +1,5 @@
 /**
- * The CSI v1 wire contract in TypeScript: the plain objects `wire/codec.ts` decodes
+ * The CSI v1 wire contract in TypeScript: the plain objects `grpc/codecs.ts` decodes
  * requests into and encodes responses from (package `csi.v1`, generated from `csi.proto`).
  *
  * Field names stay snake_case as on the wire, int64 arrive as decimal strings, enums as

@@ -8,15 +8,14 @@
  * Why built in: one container per node instead of two (a smaller DaemonSet), and it works
  * where the registrar image cannot be had. The chart keeps the sidecar as its default.
  */
+import { status } from "@grpc/grpc-js"
 import { Duration, Effect, Ref } from "effect"
 import type { Scope } from "effect"
 import { CSI_DRIVER_NAME } from "../domain/constants.ts"
+import { registrationMessage } from "./grpc/codecs.ts"
+import { unaryHandler, unaryMethod } from "./grpc/methods.ts"
 import { serveOnSocket } from "./grpcSocket.ts"
 import { CsiServerError, socketPathOf } from "./socket.ts"
-import { decodeRequest, registrationMessage } from "./wire/codec.ts"
-import type { UnaryMethod } from "./wire/codec.ts"
-import { makeUnaryServer } from "./wire/unaryServer.ts"
-import type { UnaryRoute } from "./wire/unaryServer.ts"
 
 /** The socket's file name in plugins_registry: `<driver>-reg.sock`, as node-driver-registrar names it. */
 export const registrationSocketName = (driverName: string): string => `${driverName}-reg.sock`
@@ -56,25 +55,24 @@ export const pluginInfo = (driverName: string, kubeletCsiEndpoint: string): Plug
   supported_versions: [...SUPPORTED_CSI_VERSIONS]
 })
 
-/** The two RPCs of `pluginregistration.Registration` (registration.proto). */
-const registrationMethods = (): { readonly getInfo: UnaryMethod; readonly notify: UnaryMethod } => ({
-  getInfo: {
-    path: "/pluginregistration.Registration/GetInfo",
-    request: registrationMessage("InfoRequest"),
-    response: registrationMessage("PluginInfo")
-  },
-  notify: {
-    path: "/pluginregistration.Registration/NotifyRegistrationStatus",
-    request: registrationMessage("RegistrationStatus"),
-    response: registrationMessage("RegistrationStatusResponse")
-  }
+/** The two RPCs of `pluginregistration.Registration` (registration.proto), as grpc-js serves them. */
+const registrationService = () => ({
+  GetInfo: unaryMethod("/pluginregistration.Registration/GetInfo", registrationMessage("InfoRequest"), registrationMessage("PluginInfo")),
+  NotifyRegistrationStatus: unaryMethod(
+    "/pluginregistration.Registration/NotifyRegistrationStatus",
+    registrationMessage("RegistrationStatus"),
+    registrationMessage("RegistrationStatusResponse")
+  )
 })
 
-/** A route that decodes the request, runs `respond`, and encodes its answer. */
-const routeOf = (method: UnaryMethod, respond: (request: Record<string, unknown>) => Promise<object>): UnaryRoute => async (call) => {
-  const decoded = decodeRequest(method, call.message)
-  return decoded.ok ? { ok: true, message: method.response.encode(await respond(decoded.request)) } : decoded.reply
-}
+/** A handler that runs `respond` on the decoded request and answers with its result. */
+const handlerOf = (respond: (request: Record<string, unknown>) => Promise<object>) =>
+  unaryHandler((request, _call, callback) => {
+    respond(request).then(
+      (response) => callback(null, response),
+      (cause: unknown) => callback({ code: status.INTERNAL, details: `internal error: ${cause instanceof Error ? cause.message : String(cause)}` })
+    )
+  })
 
 /**
  * Serve the registration socket until the scope closes. Returns a view of the kubelet's
@@ -87,8 +85,8 @@ export const serveRegistration = (
     const driverName = options.driverName ?? CSI_DRIVER_NAME
     const endpoint = `${options.registrationDir}/${registrationSocketName(driverName)}`
     const socketPath = yield* socketPathOf(endpoint)
-    const methods = yield* Effect.try({
-      try: registrationMethods,
+    const definition = yield* Effect.try({
+      try: registrationService,
       catch: (cause) => new CsiServerError({ reason: "ProtoLoad", endpoint, message: "cannot build the registration methods from the generated protocol code", cause })
     })
     const state = yield* Ref.make<RegistrationState>(undefined)
@@ -96,12 +94,12 @@ export const serveRegistration = (
     const context = yield* Effect.context<never>()
     const run = <A>(effect: Effect.Effect<A>) => Effect.runPromiseWith(context)(effect)
 
-    const server = makeUnaryServer(new Map([
-      [methods.getInfo.path, routeOf(methods.getInfo, async () => {
+    const implementation = {
+      GetInfo: handlerOf(async () => {
         await run(Effect.logInfo("kubelet asked for plugin info").pipe(Effect.annotateLogs({ endpoint: info.endpoint })))
         return info
-      })],
-      [methods.notify.path, routeOf(methods.notify, async (request: RegistrationStatus) => {
+      }),
+      NotifyRegistrationStatus: handlerOf(async (request: RegistrationStatus) => {
         const verdict = { registered: request.plugin_registered === true, error: request.error ?? "" }
         await run(Effect.andThen(
           verdict.registered
@@ -110,9 +108,9 @@ export const serveRegistration = (
           Effect.andThen(Ref.set(state, verdict), options.onStatus(verdict))
         ))
         return {}
-      })]
-    ]))
-    yield* serveOnSocket({ server, socketPath, endpoint, shutdownTimeout: Duration.seconds(2), what: "kubelet registration endpoint" })
+      })
+    }
+    yield* serveOnSocket({ services: [{ definition, implementation }], socketPath, endpoint, shutdownTimeout: Duration.seconds(2), what: "kubelet registration endpoint" })
     yield* Effect.logInfo("kubelet registration endpoint ready").pipe(
       Effect.annotateLogs({ socket: socketPath, csiEndpoint: info.endpoint })
     )

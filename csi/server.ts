@@ -13,11 +13,12 @@
  * the scope owns; a cancelled call interrupts its fiber. A typed failure becomes the gRPC
  * status of `status.ts`, a defect becomes INTERNAL, an interruption UNAVAILABLE; nothing
  * escapes to crash the process. RPCs without a handler answer UNIMPLEMENTED. The transport
- * is `wire/unaryServer.ts` (gRPC on node:http2) with the generated codecs of `wire/codec.ts`.
+ * is grpc-js, with the generated codecs as its (de)serializers (`grpc/methods.ts`).
  */
+import { status as GrpcStatus } from "@grpc/grpc-js"
+import type { sendUnaryData, ServiceDefinition, UntypedServiceImplementation } from "@grpc/grpc-js"
 import { Cause, Clock, Duration, Effect, Exit, FiberSet, Result } from "effect"
 import type { Fiber, Scope } from "effect"
-import { rpcPath } from "./proto.ts"
 import type {
   ControllerGetCapabilitiesRequest,
   ControllerGetCapabilitiesResponse,
@@ -43,15 +44,12 @@ import type {
   ValidateVolumeCapabilitiesRequest,
   ValidateVolumeCapabilitiesResponse
 } from "./proto.ts"
+import { csiMethod, unaryHandler } from "./grpc/methods.ts"
+import type { GrpcService } from "./grpcSocket.ts"
 import { serveOnSocket } from "./grpcSocket.ts"
 import { CsiServerError, socketPathOf } from "./socket.ts"
 import { callStatusOf, defectStatus, statusName } from "./status.ts"
 import type { CallStatus, CsiError } from "./status.ts"
-import { csiMethod, decodeRequest } from "./wire/codec.ts"
-import type { UnaryMethod } from "./wire/codec.ts"
-import { GrpcStatus } from "./wire/grpcStatus.ts"
-import { makeUnaryServer } from "./wire/unaryServer.ts"
-import type { UnaryReply, UnaryRoute } from "./wire/unaryServer.ts"
 
 export { CsiServerError, socketPathOf } from "./socket.ts"
 export type { CsiServerErrorReason } from "./socket.ts"
@@ -143,52 +141,61 @@ const logCall = (
   return Effect.logWarning("CSI call failed", outcome.details).pipe(Effect.annotateLogs(annotations))
 }
 
-/** The answer on the wire: the encoded response, or the status of the failure. */
-const replyOf = (method: UnaryMethod, exit: Exit.Exit<unknown, CsiError>, outcome: CallStatus | undefined): UnaryReply => {
-  if (outcome !== undefined) return { ok: false, ...outcome }
-  try {
-    return { ok: true, message: method.response.encode(Exit.isSuccess(exit) ? exit.value as object : {}) }
-  } catch (cause) {
-    return { ok: false, ...defectStatus(new Error(`cannot encode ${method.response.name}`, { cause })) }
-  }
-}
+/** Sends the answer; a call the client already abandoned is not answered. */
+const reply = (callback: sendUnaryData<object>, exit: Exit.Exit<unknown, CsiError>, outcome: CallStatus | undefined) =>
+  Effect.try({
+    try: () => {
+      if (outcome === undefined) callback(null, Exit.isSuccess(exit) ? exit.value as object : {})
+      else callback({ code: outcome.code, details: outcome.details })
+    },
+    catch: (cause) => cause
+  }).pipe(Effect.catch((cause) => Effect.logError("cannot send the CSI answer", cause)))
 
 const serveCall = <R>(
-  method: UnaryMethod,
+  path: string,
   handler: AnyHandler<R>,
   request: unknown,
-  signal: AbortSignal,
-  answer: (reply: UnaryReply) => void
+  cancelled: () => boolean,
+  callback: sendUnaryData<object>
 ): Effect.Effect<void, never, R> =>
   Effect.flatMap(Clock.currentTimeMillis, (started) =>
     Effect.suspend(() => handler(request)).pipe(
-      Effect.withSpan(method.path),
-      Effect.annotateLogs({ rpc: method.path }),
+      Effect.withSpan(path),
+      Effect.annotateLogs({ rpc: path }),
       Effect.onExit((exit) =>
         Effect.flatMap(Clock.currentTimeMillis, (finished) => {
-          const outcome = exitStatus(exit, signal.aborted)
-          return Effect.andThen(logCall(method.path, exit, outcome, finished - started), Effect.sync(() => answer(replyOf(method, exit, outcome))))
+          const outcome = exitStatus(exit, cancelled())
+          return Effect.andThen(
+            logCall(path, exit, outcome, finished - started),
+            cancelled() ? Effect.void : reply(callback, exit, outcome)
+          )
         })
       ),
       Effect.exit,
       Effect.asVoid
     ))
 
-/** A route per handled method: decode, run the handler in its own fiber, encode. */
-const routesOf = <R>(service: CsiService<R>, run: Run<R>): Array<[string, UnaryRoute]> =>
-  Object.entries(service.handlers as Record<string, AnyHandler<R> | undefined>).flatMap(([name, handler]) => {
-    if (handler === undefined) return []
+/**
+ * The grpc-js service for the handled methods: each call runs its handler in a fiber of
+ * the server's scope, interrupted when grpc-js cancels the call (the client cancelled, its
+ * deadline passed, or shutdown gave up waiting). Methods without a handler are left out,
+ * and grpc-js answers them UNIMPLEMENTED.
+ */
+const grpcServiceOf = <R>(service: CsiService<R>, run: Run<R>): GrpcService => {
+  const definition: Record<string, ServiceDefinition[string]> = {}
+  const implementation: UntypedServiceImplementation = {}
+  for (const [name, handler] of Object.entries(service.handlers as Record<string, AnyHandler<R> | undefined>)) {
+    if (handler === undefined) continue
     const method = csiMethod(service.name, name)
-    const route: UnaryRoute = (call) =>
-      new Promise<UnaryReply>((resolve) => {
-        const decoded = decodeRequest(method, call.message)
-        if (!decoded.ok) return resolve(decoded.reply)
-        const fiber = run(serveCall(method, handler, decoded.request, call.signal, resolve))
-        if (call.signal.aborted) fiber.interruptUnsafe()
-        else call.signal.addEventListener("abort", () => fiber.interruptUnsafe(), { once: true })
-      })
-    return [[rpcPath(service.name, name), route]]
-  })
+    definition[name] = method
+    implementation[name] = unaryHandler((request, call, callback) => {
+      const fiber = run(serveCall(method.path, handler, request, () => call.cancelled, callback))
+      if (call.cancelled) fiber.interruptUnsafe()
+      else call.once("cancelled", () => fiber.interruptUnsafe())
+    })
+  }
+  return { definition, implementation }
+}
 
 const checkServices = <R>(services: ReadonlyArray<CsiService<R>>): Effect.Effect<void> => {
   const names = services.map((service) => service.name)
@@ -210,11 +217,11 @@ export const serveCsi = <R>(options: CsiServerOptions<R>): Effect.Effect<CsiServ
     // Created before the server, so it closes after it: graceful shutdown lets running
     // calls finish, then whatever is left is interrupted here.
     const run: Run<R> = yield* FiberSet.makeRuntime<R, void, never>()
-    const routes = yield* Effect.try({
-      try: () => new Map(options.services.flatMap((service) => routesOf(service, run))),
+    const grpcServices = yield* Effect.try({
+      try: () => options.services.map((service) => grpcServiceOf(service, run)),
       catch: (cause) => new CsiServerError({ reason: "ProtoLoad", endpoint, message: "cannot build the CSI methods from the generated protocol code", cause })
     })
-    yield* serveOnSocket({ server: makeUnaryServer(routes), socketPath, endpoint, shutdownTimeout: timeout, what: "CSI endpoint" })
+    yield* serveOnSocket({ services: grpcServices, socketPath, endpoint, shutdownTimeout: timeout, what: "CSI endpoint" })
 
     const services = options.services.map((service) => service.name)
     yield* Effect.logInfo("CSI endpoint ready").pipe(Effect.annotateLogs({ socket: socketPath, services: services.join(",") }))

@@ -11,7 +11,7 @@
  * a handler may fail with, so adding an error tag (or a KubeApiError reason) without a
  * code here is a compile error.
  */
-import { GrpcStatus, grpcStatusName } from "./wire/grpcStatus.ts"
+import { status as GrpcStatus } from "@grpc/grpc-js"
 import type { KubeApiError, KubeApiErrorReason } from "../effects/KubeApi.ts"
 import type { VolumeApiStepFailed } from "../effects/volumeErrors.ts"
 import type { InvalidRequest, VolumeNotFound } from "./errors.ts"
@@ -163,5 +163,5 @@ export const defectStatus = (defect: unknown): CallStatus => ({
   details: `internal error: ${causeChainMessage(defect) || "unknown defect"}`
 })
 
-/** The readable name of a code, e.g. `INVALID_ARGUMENT`, for logs. */
-export const statusName = (code: number): string => grpcStatusName(code)
+/** The readable name of a code, e.g. `INVALID_ARGUMENT`, for logs; an unknown number as itself. */
+export const statusName = (code: number): string => GrpcStatus[code] ?? String(code)

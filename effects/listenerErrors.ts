@@ -103,7 +103,7 @@ export class HostnameTemplateUnusable extends Data.TaggedError("HostnameTemplate
 
 /** A request to the API server failed in step `step` (apply Service, write status, …). */
 export class ListenerApiFailure extends Data.TaggedError("ListenerApiFailure")<ListenerRef & {
-  readonly step: "ApplyService" | "DeleteStaleService" | "WriteStatus" | "ReadCache"
+  readonly step: "AdoptService" | "ApplyService" | "DeleteStaleService" | "WriteStatus" | "ReadCache"
   readonly cause: KubeApiError
 }> {
   override get message() {

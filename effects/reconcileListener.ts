@@ -61,6 +61,8 @@ import type { ListenerError, ListenerRef } from "./listenerErrors.ts"
 import { ListenerSettings } from "./listenerSettings.ts"
 import { ListenerView } from "./ListenerView.ts"
 import type { ListenerIdentity } from "./ListenerView.ts"
+import { adoptListenerStatus, adoptService, dropsStatusKeys } from "./adoption.ts"
+import { currentGaps, learnGaps, wireStatus, withoutUndeclared } from "./statusSchemaGaps.ts"
 
 /**
  * What to do next with the Listener. Structurally the controller runtime's `Action`
@@ -133,17 +135,40 @@ const decodeListener = (raw: KubeObject, ref: ListenerRef) =>
     return { listener, identity: { namespace, name: listener.metadata.name, uid } satisfies ListenerIdentity }
   })
 
+/**
+ * Apply the status, leaving out what the installed CRD does not declare (statusSchemaGaps.ts):
+ * a refusal that names undeclared fields is learned and the write is retried without them.
+ */
 const writeStatus = Effect.fn("reconcileListener.writeStatus")(function*(raw: KubeObject, status: ListenerStatus) {
   const api = yield* KubeApi
   const view = yield* ListenerView
   const { fieldManager } = yield* ListenerSettings
-  const written = yield* api.applyStatus(
-    Kinds.Listener,
-    { apiVersion: LISTENER_API_VERSION, kind: "Listener", metadata: { name: raw.metadata.name!, namespace: raw.metadata.namespace! }, status },
-    { fieldManager, force: true }
+  const metadata = { name: raw.metadata.name!, namespace: raw.metadata.namespace! }
+  if (dropsStatusKeys(status, raw["status"])) yield* adoptListenerStatus(metadata)
+  const apply = (missing: ReadonlySet<string>) =>
+    api.applyStatus(Kinds.Listener, { apiVersion: LISTENER_API_VERSION, kind: "Listener", metadata, status: wireStatus(status, missing) }, {
+      fieldManager,
+      force: true
+    })
+  const missing = yield* currentGaps
+  const written = yield* apply(missing).pipe(
+    Effect.map(Option.some),
+    Effect.catch((error) =>
+      Effect.gen(function*() {
+        if (!(yield* learnGaps(error, missing))) return yield* Effect.fail(error)
+        const now = yield* currentGaps
+        // Without the undeclared fields there may be nothing left to change.
+        if (statusUpToDate(withoutUndeclared(status, now), raw["status"])) return Option.none<KubeObject>()
+        return Option.some(yield* apply(now))
+      })
+    )
   )
-  yield* view.written(written)
+  if (Option.isSome(written)) yield* view.written(written.value)
 })
+
+/** Up to date as far as the installed CRD can hold it. */
+const statusCurrent = (status: ListenerStatus, liveStatus: unknown) =>
+  Effect.map(currentGaps, (missing) => statusUpToDate(withoutUndeclared(status, missing), liveStatus))
 
 /** The addresses' inputs for a NodePort Listener: its backing nodes, as far as the cache knows them. */
 const backingNodes = Effect.fn("reconcileListener.backingNodes")(function*(identity: ListenerIdentity, serviceName: string) {
@@ -210,10 +235,19 @@ export const reconcileListener = Effect.fn("reconcileListener")(function*(raw: K
   const rendered = template == null ? undefined : renderHostname(template, { listener: identity.name, namespace: identity.namespace, className })
   if (rendered?._tag === "Unusable") return yield* new HostnameTemplateUnusable({ ...ref, className, problem: rendered.problem })
   const hostname = rendered?.hostname
-  const desired = withRememberedNodePorts(planService({ metadata: identity, spec: listener.spec }, listenerClass, hostname), remembered)
+  const desired = withRememberedNodePorts(
+    planService({ metadata: { ...identity, labels: listener.metadata.labels }, spec: listener.spec }, listenerClass, hostname),
+    remembered
+  )
+  // A Service someone else applied before us (the upstream operator): take its fields over first.
+  const adopted = Option.isSome(cached) && !serviceUpToDate(desired, cached.value)
+    ? yield* adoptService(desired, cached.value).pipe(Effect.mapError(apiFailure(ref, "AdoptService")))
+    : Option.none()
+  if (Option.isSome(adopted)) yield* view.written(adopted.value.written)
+  const current = Option.isSome(adopted) ? Option.some(adopted.value.written) : cached
   let service: KubeObject
-  if (Option.isSome(cached) && serviceUpToDate(desired, cached.value)) {
-    service = cached.value
+  if (Option.isSome(current) && serviceUpToDate(desired, current.value)) {
+    service = current.value
   } else {
     service = yield* api.apply(Kinds.Service, desired as unknown as KubeObject, { fieldManager: settings.fieldManager, force: true }).pipe(
       Effect.mapError((error) =>
@@ -274,7 +308,7 @@ export const reconcileListener = Effect.fn("reconcileListener")(function*(raw: K
     liveStatus: raw["status"],
     now: yield* nowTimestamp
   })
-  if (!statusUpToDate(status, raw["status"])) {
+  if (!(yield* statusCurrent(status, raw["status"]))) {
     yield* writeStatus(raw, status).pipe(Effect.mapError(apiFailure(ref, "WriteStatus")))
     // Reported with the status change that names them, not on every reconcile.
     yield* reportRefusedOverrides(nodes)
@@ -313,7 +347,7 @@ export const listenerErrorPolicy = Effect.fn("listenerErrorPolicy")(function*(ra
       now: yield* nowTimestamp
     })
     // Already reported (e.g. a resync of a still-broken Listener): send nothing.
-    if (!statusUpToDate(status, raw["status"])) {
+    if (!(yield* statusCurrent(status, raw["status"]))) {
       yield* recordEvent
       const written = yield* Effect.result(writeStatus(raw, status))
       if (Result.isFailure(written)) {

@@ -16,6 +16,7 @@
  * With `leaderElection` set, the caches run on every replica (a standby takes over warm)
  * and only the lease holder reconciles (k8s/runtime/leaderElection.ts).
  */
+import { makeStatusSchemaGaps, StatusSchemaGaps } from "../effects/statusSchemaGaps.ts"
 import { Effect, Layer, Option } from "effect"
 import type { Duration } from "effect"
 import {
@@ -144,7 +145,10 @@ export const makeListenerController = Effect.gen(function*() {
   const view = listenerViewOf(caches)
   const listeners = caches.listeners
 
-  const withView = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provideService(effect, ListenerView, view)
+  // What this controller learned about the installed CRD (statusSchemaGaps.ts) is its own.
+  const gaps = makeStatusSchemaGaps()
+  const withView = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    effect.pipe(Effect.provideService(ListenerView, view), Effect.provideService(StatusSchemaGaps, gaps))
 
   const reconcile = (ref: ObjectRef) =>
     Effect.flatMap(listeners.get(ref), (cached) =>

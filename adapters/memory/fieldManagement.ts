@@ -9,7 +9,7 @@
  *   changed, other managers lose them, removed fields are owned by nobody.
  */
 import type { ManagedFieldsEntry } from "../../effects/KubeApi.ts"
-import { compare, coveredBy, FieldSet, isUnchanged, merge, pathString, removePath, toFieldSet, toFieldsV1 } from "./fieldSet.ts"
+import { compare, coveredBy, FieldSet, fromFieldsV1, isUnchanged, merge, pathString, removePath, toFieldSet, toFieldsV1 } from "./fieldSet.ts"
 import type { FieldPath } from "./fieldSet.ts"
 import { clone, deepEqual } from "./json.ts"
 import type { JsonObject } from "./json.ts"
@@ -260,3 +260,25 @@ export const conflictCauses = (conflicts: ReadonlyArray<Conflict>) =>
     message: `conflict with ${printManager(c.owner)}`,
     field: pathString(c.path)
   }))
+
+/**
+ * The managed fields a non-apply write carries in its body, when it carries any: the
+ * server then takes them as the object's ownership before recording the write
+ * (FieldManager.Update: "this is necessary to allow directly updating managed fields").
+ * Undefined — keep the live ownership — when the body has none or they do not decode.
+ */
+export const requestedManagedFields = (value: unknown): ReadonlyArray<ManagedEntry> | undefined => {
+  if (!Array.isArray(value) || value.length === 0) return undefined
+  const entries: Array<ManagedEntry> = []
+  for (const raw of value as ReadonlyArray<ManagedFieldsEntry>) {
+    if (typeof raw !== "object" || raw === null) return undefined
+    if (raw.manager === undefined || (raw.operation !== "Apply" && raw.operation !== "Update")) return undefined
+    if (raw.fieldsType !== undefined && raw.fieldsType !== "FieldsV1") return undefined
+    const set = fromFieldsV1(raw.fieldsV1 ?? {})
+    if (set === undefined) return undefined
+    const id: ManagerId = { manager: raw.manager, operation: raw.operation, subresource: raw.subresource }
+    if (entries.some((e) => sameManager(e, id))) return undefined
+    entries.push({ ...id, apiVersion: raw.apiVersion ?? "", time: raw.time ?? "", set })
+  }
+  return entries
+}

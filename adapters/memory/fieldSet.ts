@@ -363,3 +363,48 @@ export const toFieldsV1 = (set: FieldSet): JsonObject => {
   }
   return render(root)
 }
+
+const parseToken = (token: string): PathElement | undefined => {
+  const body = token.slice(2)
+  try {
+    switch (token.slice(0, 2)) {
+      case "f:":
+        return { f: body }
+      case "k:": {
+        const key: unknown = JSON.parse(body)
+        return isObject(key) ? { k: key } : undefined
+      }
+      case "v:":
+        return { v: JSON.parse(body) }
+      case "i:":
+        return /^\d+$/.test(body) ? { i: Number(body) } : undefined
+      default:
+        return undefined
+    }
+  } catch {
+    return undefined
+  }
+}
+
+/** The set a `fieldsV1` trie encodes; undefined when it is not a well-formed trie (the server then ignores it). */
+export const fromFieldsV1 = (fieldsV1: unknown): FieldSet | undefined => {
+  const paths: Array<FieldPath> = []
+  const walk = (node: unknown, path: FieldPath): boolean => {
+    if (!isObject(node)) return false
+    const tokens = Object.keys(node)
+    if (tokens.length === 0) {
+      if (path.length > 0) paths.push(path)
+      return true
+    }
+    for (const token of tokens) {
+      if (token === ".") {
+        paths.push(path)
+        continue
+      }
+      const element = parseToken(token)
+      if (element === undefined || !walk(node[token], [...path, element])) return false
+    }
+    return true
+  }
+  return walk(fieldsV1, []) ? FieldSet.of(paths) : undefined
+}

@@ -33,7 +33,7 @@ import {
   qualifiedResource,
   unprocessable
 } from "./errors.ts"
-import { applyConfiguration, conflictCauses, conflictMessage, forgetRemoved, recordUpdate } from "./fieldManagement.ts"
+import { applyConfiguration, conflictCauses, conflictMessage, forgetRemoved, recordUpdate, requestedManagedFields } from "./fieldManagement.ts"
 import type { ManagedEntry } from "./fieldManagement.ts"
 import { ListKeyError } from "./fieldSet.ts"
 import { clone, deepEqual, dropNulls, isObject } from "./json.ts"
@@ -240,12 +240,13 @@ export class ApiServer {
       throw notFound(target)
     }
     this.checkPreconditions(kind, object, existing, target)
+    const requested = endpoint === "main" ? requestedManagedFields(body.metadata?.managedFields) : undefined
     return this.writeExisting(kind, existing, object, target, endpoint, (live, next) =>
       recordUpdate({
         live,
         next,
         type: typeDefFor(resourceKeyOf(kind)),
-        entries: reset ? [] : existing.managed,
+        entries: reset ? [] : requested ?? existing.managed,
         manager,
         subresource: endpoint === "status" ? "status" : undefined,
         apiVersion: apiVersionOf(kind),
@@ -290,12 +291,13 @@ export class ApiServer {
     const object = this.decode(kind, patched, target)
     this.checkPreconditions(kind, object, existing, target)
     const manager = options.fieldManager ?? this.defaultFieldManager
+    const requested = endpoint === "main" ? requestedManagedFields(patched.metadata.managedFields) : undefined
     return this.writeExisting(kind, existing, object, target, endpoint, (live, next) =>
       recordUpdate({
         live,
         next,
         type: typeDefFor(resourceKeyOf(kind)),
-        entries: reset ? [] : existing.managed,
+        entries: reset ? [] : requested ?? existing.managed,
         manager,
         subresource: endpoint === "status" ? "status" : undefined,
         apiVersion: apiVersionOf(kind),
@@ -322,8 +324,8 @@ export class ApiServer {
     if (options.fieldManager === undefined || options.fieldManager === "") {
       throw badRequest(target, "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch")
     }
-    const requestedManagedFields: unknown = body.metadata.managedFields
-    if (Array.isArray(requestedManagedFields) && requestedManagedFields.length > 0) {
+    const appliedManagedFields: unknown = body.metadata.managedFields
+    if (Array.isArray(appliedManagedFields) && appliedManagedFields.length > 0) {
       throw badRequest(target, "metadata.managedFields must be nil")
     }
     const config = dropNulls(clone(body)) as KubeObject

@@ -1,6 +1,6 @@
 // Types of messages.js, the static protobuf code `npm run proto` generates from
 // csi/csi.proto and csi/registration.proto (protobufjs static-module, keep-case). Only what
-// csi/wire/codec.ts uses is declared; the message types are looked up by name.
+// csi/grpc/codecs.ts uses is declared; the message types are looked up by name.
 export interface GeneratedMessageType {
   decode(bytes: Uint8Array): object
   encode(message: object): { finish(): Uint8Array }

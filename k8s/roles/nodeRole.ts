@@ -7,6 +7,8 @@
 import { dirname, join } from "node:path"
 import { Duration, Effect, Layer } from "effect"
 import type { KubeApi } from "../../effects/KubeApi.ts"
+import { CSI_DRIVER_NAME } from "../../domain/constants.ts"
+import { adoptPublishedTargets } from "../../effects/adoptPublishedTargets.ts"
 import { PublishedVolumes } from "../../effects/publishedVolumes.ts"
 import { refreshPublishedVolumes } from "../../effects/refreshVolumes.ts"
 import { TargetLocks } from "../../effects/targetLocks.ts"
@@ -73,6 +75,13 @@ export const nodeRoleLayer = (config: NodeRoleConfig): Layer.Layer<never, unknow
     }
     const node = yield* makeNodeService({ nodeName: config.nodeName, kubeletPodsDir: config.kubeletPodsDir })
     yield* serveRoleCsi({ endpoint: config.csiEndpoint, vendorVersion: config.vendorVersion, service: node })
+    // Volumes another plugin (the upstream operator's) published on this node: recorded once, so live refresh reaches them.
+    if (config.kubeletPodsDir !== undefined) {
+      yield* adoptPublishedTargets(config.kubeletPodsDir, CSI_DRIVER_NAME, config.nodeName).pipe(
+        Effect.catch((error) => Effect.logWarning(`could not look for volumes published before this plugin: ${error.message}`)),
+        Effect.forkScoped
+      )
+    }
     const refreshEvery = Duration.fromInputUnsafe(config.addressRefreshInterval ?? "30 seconds")
     if (Duration.isPositive(refreshEvery)) {
       yield* refreshPublishedVolumes(config.nodeName).pipe(

@@ -3,13 +3,13 @@
 // role, the HTTP Kubernetes client and the probe server, with all their static imports —
 // holds nothing of the controller, the demos, the CRD generator, the tests, or
 // @kubernetes/client-node (its generated API model is ~770 modules; kubeconfigs are read
-// without it unless a plugin needs it), no gRPC library (CSI is served by csi/wire on
-// node:http2 with generated codecs), no YAML parser (loaded only for a YAML kubeconfig) and
-// no HTTP framework or WebSocket stack (the probes are plain node:http). Measured effect:
-// docs/performance.md.
+// without it unless a plugin needs it), no .proto parser (CSI is served by grpc-js with
+// codecs generated ahead of time: neither @grpc/proto-loader nor protobufjs's reflection
+// runtime), no YAML parser (loaded only for a YAML kubeconfig) and no HTTP framework or
+// WebSocket stack (the probes are plain node:http). Measured effect: docs/performance.md.
 import assert from "node:assert/strict"
 import { spawnSync } from "node:child_process"
-import { readFileSync, writeFileSync } from "node:fs"
+import { cpSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { test } from "node:test"
 import { withTempDir } from "../unit/withTempDir.ts"
@@ -27,6 +27,19 @@ const chunk = (prefix: string): string => {
   assert.ok(found !== undefined, `no ${prefix}*.js in dist/bin`)
   return found
 }
+
+/**
+ * What parsing .proto files at start would load: proto-loader (esbuild leaves it external:
+ * grpc-js requires it only for channelz and ORCA, which we do not serve) and protobufjs
+ * beyond its minimal runtime, which the generated codecs need.
+ */
+const NO_PROTO_PARSER = [
+  "node_modules/@grpc/proto-loader/",
+  "node_modules/protobufjs/src/parse.js",
+  "node_modules/protobufjs/src/root.js",
+  "node_modules/protobufjs/src/type.js",
+  "node_modules/protobufjs/ext/"
+]
 
 /** Every source file in the static import closure of these chunks (dynamic imports excluded: loaded on demand). */
 const loadedBy = (entries: ReadonlyArray<string>): ReadonlySet<string> => {
@@ -46,6 +59,7 @@ const loadedBy = (entries: ReadonlyArray<string>): ReadonlySet<string> => {
 test("`run node` loads nothing of the controller, the demos, the CRD generator, the tests or client-node", () => {
   const loaded = loadedBy(["main.js", chunk("cli-"), chunk("nodeRole-"), chunk("KubeApiHttp-"), chunk("probes-")])
   assert.ok([...loaded].some((file) => file.endsWith("csi/nodeService.ts")), "sanity: the node service is loaded")
+  assert.ok([...loaded].some((file) => file.includes("node_modules/@grpc/grpc-js/")), "sanity: CSI is served by grpc-js")
   for (
     const forbidden of [
       "k8s/listenerController.ts",
@@ -56,7 +70,7 @@ test("`run node` loads nothing of the controller, the demos, the CRD generator, 
       "test/",
       "node_modules/@kubernetes/client-node/",
       "node_modules/undici/",
-      "node_modules/@grpc/",
+      ...NO_PROTO_PARSER,
       "node_modules/yaml/",
       "node_modules/ws/",
       "NodeHttpServer"
@@ -74,16 +88,21 @@ test("`--help` loads no role, no Kubernetes client and no gRPC", () => {
   }
 })
 
-test("`run controller` serves CSI without a gRPC library and probes without an HTTP framework", () => {
+test("`run controller` serves CSI without a .proto parser and probes without an HTTP framework", () => {
   const loaded = loadedBy(["main.js", chunk("cli-"), chunk("controllerRole-"), chunk("KubeApiHttp-"), chunk("probes-")])
   assert.ok([...loaded].some((file) => file.endsWith("csi/controllerService.ts")), "sanity: the controller service is loaded")
-  for (const forbidden of ["node_modules/@grpc/", "node_modules/@kubernetes/client-node/", "node_modules/ws/", "NodeHttpServer", "demo/", "test/"]) {
+  for (const forbidden of [...NO_PROTO_PARSER, "node_modules/@kubernetes/client-node/", "node_modules/ws/", "NodeHttpServer", "demo/", "test/"]) {
     assert.deepEqual([...loaded].filter((file) => file.includes(forbidden)), [], `run controller must not load ${forbidden}`)
   }
 })
 
-test("the compiled node role reads a YAML and a JSON kubeconfig (each loaded on demand) and serves CSI", () =>
+test("the compiled node role, laid out as in the image (no node_modules), reads a YAML and a JSON kubeconfig (each loaded on demand) and serves CSI", () =>
   withTempDir("bundle-kubeconfig-", async (dir) => {
+    // The image ships dist/bin and package.json only: a module the bundle left external
+    // (proto-loader) and loaded at start would fail here.
+    const image = join(dir, "app")
+    cpSync(dist, join(image, "dist", "bin"), { recursive: true })
+    writeFileSync(join(image, "package.json"), JSON.stringify({ type: "module" }))
     const config = {
       apiVersion: "v1",
       kind: "Config",
@@ -96,7 +115,7 @@ test("the compiled node role reads a YAML and a JSON kubeconfig (each loaded on 
       "clusters: [{name: c, cluster: {server: \"https://127.0.0.1:1\", insecure-skip-tls-verify: true}}]", "users: [{name: u, user: {token: x}}]", ""].join("\n")
     for (const [name, text] of [["kubeconfig.yaml", yaml], ["kubeconfig.json", JSON.stringify(config)]] as const) {
       writeFileSync(join(dir, name), text)
-      const run = spawnSync(process.execPath, [join(dist, "main.js"), "run", "node", "--node-name", "n", "--metrics-port", "0", "--log-format", "text"], {
+      const run = spawnSync(process.execPath, [join(image, "dist", "bin", "main.js"), "run", "node", "--node-name", "n", "--metrics-port", "0", "--log-format", "text"], {
         encoding: "utf8",
         timeout: 6000,
         env: { ...process.env, KUBECONFIG: join(dir, name), CSI_ENDPOINT: join(dir, `${name}.sock`) }

@@ -1,7 +1,7 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
-import { credentials, loadPackageDefinition } from "@grpc/grpc-js"
-import type { GrpcObject, ServiceClientConstructor } from "@grpc/grpc-js"
+import { Client, credentials, loadPackageDefinition, status } from "@grpc/grpc-js"
+import type { GrpcObject, ServiceClientConstructor, ServiceError } from "@grpc/grpc-js"
 import { loadSync } from "@grpc/proto-loader"
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -56,6 +56,40 @@ test("the kubelet's plugin watcher gets our plugin info and its verdict reaches 
     }
     await Effect.runPromise(Scope.close(scope, Exit.void))
     assert.equal(existsSync(socket), false, "the socket is removed at shutdown")
+  } finally {
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test("bytes that are not a RegistrationStatus answer INVALID_ARGUMENT naming it; no verdict is recorded", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "plugins-registry-"))
+  const scope = Effect.runSync(Scope.make())
+  const verdicts: unknown[] = []
+  try {
+    const state = await Effect.runPromise(Scope.provide(scope)(serveRegistration({
+      registrationDir: dir,
+      kubeletCsiEndpoint: "/csi.sock",
+      onStatus: (verdict) => Effect.sync(() => verdicts.push(verdict))
+    })))
+    const client = new Client(`unix://${join(dir, registrationSocketName("listeners.stackable.tech"))}`, credentials.createInsecure())
+    try {
+      const error = await new Promise<ServiceError | null>((resolve) => {
+        client.makeUnaryRequest(
+          "/pluginregistration.Registration/NotifyRegistrationStatus",
+          (bytes: Buffer) => bytes,
+          (bytes: Buffer) => bytes,
+          Buffer.from([0x0a, 0xff, 0xff, 0xff, 0x0f]),
+          (e) => resolve(e)
+        )
+      })
+      assert.equal(error?.code, status.INVALID_ARGUMENT)
+      assert.match(error?.details ?? "", /^the request is not a valid pluginregistration\.RegistrationStatus: /u)
+    } finally {
+      client.close()
+    }
+    assert.deepEqual(verdicts, [])
+    assert.equal(await Effect.runPromise(Ref.get(state)), undefined)
   } finally {
     await Effect.runPromise(Scope.close(scope, Exit.void))
     rmSync(dir, { recursive: true, force: true })

@@ -244,8 +244,11 @@ test("a cancelled call interrupts its handler; shutdown cancels calls that outli
   await run(Effect.gen(function*() {
     yield* serve(dir, [nodeWith(first.handler)])
     const client = yield* makeCsiClient(socket)
-    const error = yield* callError(client.call("Node", "NodePublishVolume", {}, { timeout: "300 millis" }))
+    // Connected first: a deadline that passes while the channel connects never reaches a handler.
+    yield* client.call("Identity", "Probe", {})
+    const error = yield* callError(client.call("Node", "NodePublishVolume", {}, { timeout: "500 millis" }))
     assert.equal(error.code, status.DEADLINE_EXCEEDED)
+    assert.ok(yield* Deferred.isDone(first.started), "the call reached its handler before the deadline")
     yield* Deferred.await(first.interrupted)
   }))
   // Still running when the server shuts down: cancelled after the shutdown timeout.

@@ -1,6 +1,6 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
-import { APPLIED_FINGERPRINT_ANNOTATION, planService } from "../../../../domain/listenerPlan/index.ts"
+import { APPLIED_FINGERPRINT_ANNOTATION, planService, serviceUpToDate } from "../../../../domain/listenerPlan/index.ts"
 import { listener, listenerClass, MOUNT_LABEL, UID } from "./fixtures.ts"
 
 const withoutFingerprint = (annotations: Record<string, string>) => {
@@ -203,4 +203,11 @@ test("the fingerprint changes with the desired object and only with it", () => {
   assert.notEqual(fp(), fp(listener({ ports: [{ name: "http", port: 8081 }] })))
   assert.notEqual(fp(), fp(undefined, listenerClass("ClusterIP", { serviceAnnotations: { a: "b" } })))
   assert.notEqual(fp(), fp(undefined, listenerClass("NodePort")))
+})
+
+test("a Service with publishNotReadyAddresses false is up to date although the API server omits the false value", () => {
+  const desired = planService(listener({ publishNotReadyAddresses: false }), listenerClass("ClusterIP"))
+  const { publishNotReadyAddresses: _omitted, ...liveSpec } = desired.spec
+  assert.equal(serviceUpToDate(desired, { ...desired, spec: liveSpec }), true)
+  assert.equal(serviceUpToDate(desired, { ...desired, spec: { ...liveSpec, publishNotReadyAddresses: true } }), false)
 })

@@ -1,8 +1,8 @@
 /**
  * The generated codecs (csi/generated/messages.js) against the .proto files: up to date
- * with them, a method table that matches every RPC they declare, and decoded objects
- * identical to what @grpc/proto-loader (the .proto parsed at run time, as grpc-js serves
- * it) produces for the same bytes.
+ * with them, method definitions that match every RPC they declare, and decoded objects
+ * identical to what @grpc/proto-loader (the .proto parsed at run time) produces for the
+ * same bytes — so handing grpc-js our codecs is the same as handing it proto-loader's.
  */
 import { test } from "node:test"
 import assert from "node:assert/strict"
@@ -11,10 +11,11 @@ import type { MethodDefinition } from "@grpc/proto-loader"
 import { spawnSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { csiMessage, csiMethod } from "../../../../csi/wire/codec.ts"
-import { withTempDir } from "../../withTempDir.ts"
+import { csiMessage } from "../../../csi/grpc/codecs.ts"
+import { csiMethod } from "../../../csi/grpc/methods.ts"
+import { withTempDir } from "../withTempDir.ts"
 
-const root = join(import.meta.dirname, "..", "..", "..", "..")
+const root = join(import.meta.dirname, "..", "..", "..")
 const LOADER_OPTIONS = { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true }
 const definition = loadSync([join(root, "csi", "csi.proto"), join(root, "csi", "registration.proto")], LOADER_OPTIONS)
 
@@ -28,13 +29,16 @@ test("csi/generated/messages.js is what `npm run proto` makes of the .proto file
     assert.equal(readFileSync(out, "utf8"), readFileSync(join(root, "csi", "generated", "messages.js"), "utf8"), "run npm run proto and commit the result")
   }))
 
-test("every csi.v1 RPC of csi.proto takes <Method>Request and returns <Method>Response", () => {
+test("every csi.v1 RPC of csi.proto is a unary method taking <Method>Request and returning <Method>Response", () => {
   const rpcs = Object.entries(definition).filter(([name]) => /^csi\.v1\.(Identity|Controller|Node)$/u.test(name))
   assert.equal(rpcs.length, 3)
   for (const [serviceName, service] of rpcs) {
     for (const [method, rpc] of Object.entries(service as Record<string, MethodDefinition<unknown, unknown>>)) {
       const ours = csiMethod(serviceName.split(".")[2] as "Identity", method)
       assert.equal(ours.path, rpc.path)
+      assert.equal(ours.originalName, rpc.originalName)
+      assert.equal(ours.requestStream, rpc.requestStream)
+      assert.equal(ours.responseStream, rpc.responseStream)
       assert.equal(ours.request.name, (rpc.requestType as { type: { name: string } }).type.name === "" ? "" : `csi.v1.${(rpc.requestType as { type: { name: string } }).type.name}`)
       assert.equal(ours.response.name, `csi.v1.${(rpc.responseType as { type: { name: string } }).type.name}`)
     }
@@ -95,6 +99,26 @@ test("encoded responses decode, by proto-loader, to what we meant (enum names, i
 })
 
 test("bytes that are not the message are refused with a reason", () => {
-  assert.throws(() => csiMessage("NodePublishVolumeRequest").decode(new Uint8Array([0x0a, 0xff, 0xff, 0xff, 0x0f])), /index out of range|invalid/iu)
+  const garbage = new Uint8Array([0x0a, 0xff, 0xff, 0xff, 0x0f])
+  assert.throws(() => csiMessage("NodePublishVolumeRequest").decode(garbage), /index out of range|invalid/iu)
   assert.throws(() => csiMessage("NoSuchMessage"), /csi\.v1\.NoSuchMessage is not in the generated code/)
+  // The server's deserializer never throws (grpc-js would answer INTERNAL and hide why):
+  // it names the message, for the handler to answer INVALID_ARGUMENT.
+  const refused = csiMethod("Node", "NodePublishVolume").requestDeserialize(Buffer.from(garbage))
+  assert.equal(refused.ok, false)
+  assert.match(refused.ok ? "" : refused.details, /^the request is not a valid csi\.v1\.NodePublishVolumeRequest: (index out of range|invalid)/iu)
+  // The client's deserializer throws, which grpc-js answers INTERNAL with the reason.
+  assert.throws(() => csiMethod("Node", "NodeGetInfo").responseDeserialize(Buffer.from(garbage)))
+})
+
+test("the method definition's serializers are the codecs: what the client sends, the server decodes", () => {
+  const method = csiMethod("Node", "NodePublishVolume")
+  const request = { volume_id: "pvc-1", target_path: "/t", readonly: true }
+  const decoded = method.requestDeserialize(method.requestSerialize(request))
+  assert.ok(decoded.ok)
+  assert.equal(decoded.request["volume_id"], "pvc-1")
+  assert.equal(decoded.request["readonly"], true)
+  const bytes = method.responseSerialize({})
+  assert.ok(Buffer.isBuffer(bytes), "grpc-js writes Buffers")
+  assert.deepEqual(method.responseDeserialize(bytes), {})
 })
