@@ -187,7 +187,7 @@ export const replayNamespace = async (kube: KubeClient, fixtures: UpstreamFixtur
   const pluginLabelWrites = (e: ManagedFieldsEntry) => e.operation === "Update" && e.subresource === undefined && JSON.stringify(e.fieldsV1 ?? {}).includes("listener.stackable.tech/mnt.")
   const withoutOwners = (o: KubeObject): KubeObject => ({ ...o, metadata: { ...o.metadata, ownerReferences: undefined } as KubeObject["metadata"] })
   for (const pod of fixtures.pods) {
-    const creator = entriesOf(pod)[0]
+    const creator = entriesOf(pod).find((e) => (e.subresource ?? "") === "")
     if (creator === undefined) throw new Error(`replay: Pod ${pod.metadata.name} has no managedFields`)
     const created = await replayManaged(kube, pod, { only: (e) => e === creator, onCreate: { spec: { nodeName: pod.spec?.["nodeName"] } }, strip: withoutOwners })
     uids.add(recordedUid(pod), created.metadata.uid)
