@@ -25,6 +25,13 @@ export interface RealNode {
   restartKubelet(): Promise<void>;
   /** Run a command inside the node's network and mount namespaces; never throws for a non-zero exit. */
   exec(command: readonly string[]): Promise<CommandResult>;
+  /**
+   * Start a long-running process inside the node's network and mount namespaces (as a
+   * DaemonSet's host-path container would see the node); stopped with the node.
+   */
+  spawn(component: string, command: string, args: readonly string[], env?: NodeJS.ProcessEnv): TrackedProcess;
+  /** The node's network namespace (under /run/netns) and mount-namespace file, for nsenter. */
+  readonly namespaces: { readonly net: string; readonly mount: string };
   /** Import OCI archives into the node's containerd (namespace k8s.io). */
   importImages(archives: readonly string[]): Promise<void>;
   stop(): Promise<void>;
@@ -79,12 +86,13 @@ export async function startNode(options: NodeOptions): Promise<RealNode> {
   const enter = ["--mount=" + nsFile, `--net=/run/netns/${netns}`, "--"];
 
   const processes: TrackedProcess[] = [];
-  const start = (component: string, command: string, args: readonly string[]): TrackedProcess => {
+  const start = (component: string, command: string, args: readonly string[], env?: NodeJS.ProcessEnv): TrackedProcess => {
     const proc = spawnTracked({
       name: `${name}/${component}`,
       command: "nsenter",
       args: [...enter, command, ...args],
       logPath: join(logDir, `${component}.log`),
+      ...(env !== undefined ? { env } : {}),
     });
     processes.push(proc);
     return proc;
@@ -128,6 +136,8 @@ export async function startNode(options: NodeOptions): Promise<RealNode> {
     hostDir,
     kubeletRootDir: join(hostDir, hostDirFor(NODE_PATHS.kubeletRoot)),
     exec,
+    spawn: start,
+    namespaces: { net: `/run/netns/${netns}`, mount: nsFile },
     restartKubelet: async () => {
       await kubelet.stop(10_000);
       processes.splice(processes.indexOf(kubelet), 1);

@@ -49,6 +49,8 @@ export interface OperatorClusterOptions {
   readonly auditLog?: boolean | "all"
   /** More OCI archives to import into every node (e.g. another build's operator image). */
   readonly extraImages?: ReadonlyArray<string>
+  /** Runs on the started cluster before the chart is installed (e.g. to bring it to another operator's state). */
+  readonly beforeInstall?: (cluster: RealCluster) => Promise<void>
 }
 
 const WAIT = { timeoutMs: 240_000, intervalMs: 1000 }
@@ -113,6 +115,7 @@ export async function startOperatorCluster(options: OperatorClusterOptions): Pro
     return parts.join("\n")
   }
   try {
+    await options.beforeInstall?.(cluster)
     const operatorImage = images.find((i) => i.name === "operator")
     if (operatorImage === undefined) throw new Error("the image build produced no operator image")
     const install = await helm([
