@@ -8,6 +8,10 @@
 // registered with each kubelet by test/upstream/registrar.ts. Then the stand-in goes, the
 // upstream chart's CSIDriver and StorageClass go (what `helm uninstall` of upstream
 // removes), and our chart is installed as a user would: Helm leaves the existing CRDs.
+//
+// Not yet part of `npm test` (run it with `npm run test:takeover`): its replay does not
+// get the recorded ephemeral-volume Pod Ready on the real-node cluster, so the takeover
+// assertions below have not run green yet (docs/migration.md says what is proven elsewhere).
 import assert from "node:assert/strict"
 import { after, before, describe, test } from "node:test"
 import { existsSync } from "node:fs"
