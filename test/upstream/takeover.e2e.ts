@@ -33,7 +33,7 @@ import { replayClusterObjects, replayNamespace } from "../upstream/replay.ts"
 import type { ReplayedState } from "../upstream/replay.ts"
 import { standInCommand } from "../upstream/standInNodePlugin.ts"
 import type { TreeEntry } from "../upstream/volumeTree.ts"
-import { ephemeralPod, printedAddress } from "./workloads.ts"
+import { ephemeralPod, printedAddress } from "../e2e/workloads.ts"
 
 const log = process.env["E2E_LOG"] !== undefined ? (line: string) => console.error(line) : undefined
 const fixtures = loadFixtures()
