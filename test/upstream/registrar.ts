@@ -44,7 +44,8 @@ export const serveRegistrar = async (
  * namespaces (RealNode.spawn), where the kubelet's plugins_registry is at its usual path.
  */
 export const registrarCommand = (options: RegistrarOptions): { readonly command: string; readonly args: ReadonlyArray<string> } => ({
-  command: process.execPath,
+  // A Node program (also when the caller runs on Deno, as the unit suite does there).
+  command: "Deno" in globalThis ? "node" : process.execPath,
   args: [
     "--import", TSX_LOADER, import.meta.filename,
     "--registration-dir", options.registrationDir,

@@ -45,7 +45,10 @@ test("the registrar process names the given CSI socket to the kubelet, reports i
         client.close()
       }
       child.kill("SIGTERM")
-      assert.equal(await exited, 0)
+      const code = await exited
+      // Deno's child_process reports a child it sent a signal to as ended by that signal
+      // (code null), whatever the child exits with; Node reports the child's own exit code.
+      if (!("Deno" in globalThis)) assert.equal(code, 0)
       assert.equal(existsSync(socket), false)
     } finally {
       child.kill("SIGKILL")
