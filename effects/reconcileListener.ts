@@ -151,19 +151,22 @@ const writeStatus = Effect.fn("reconcileListener.writeStatus")(function*(raw: Ku
       fieldManager,
       force: true
     })
-  const missing = yield* currentGaps
-  const written = yield* apply(missing).pipe(
-    Effect.map(Option.some),
-    Effect.catch((error) =>
-      Effect.gen(function*() {
-        if (!(yield* learnGaps(error, missing))) return yield* Effect.fail(error)
-        const now = yield* currentGaps
-        // Without the undeclared fields there may be nothing left to change.
-        if (statusUpToDate(withoutUndeclared(status, now), raw["status"])) return Option.none<KubeObject>()
-        return Option.some(yield* apply(now))
-      })
+  // The API server may name one undeclared field per refusal: learn them one by one (a
+  // status has only a few fields of its own, so this ends), then write what the CRD holds.
+  const attempt = (missing: ReadonlySet<string>, tries: number): Effect.Effect<Option.Option<KubeObject>, KubeApiError, EventRecorder> =>
+    apply(missing).pipe(
+      Effect.map(Option.some),
+      Effect.catch((error) =>
+        Effect.gen(function*() {
+          if (tries <= 0 || !(yield* learnGaps(error, missing))) return yield* Effect.fail(error)
+          const now = yield* currentGaps
+          // Without the undeclared fields there may be nothing left to change.
+          if (statusUpToDate(withoutUndeclared(status, now), raw["status"])) return Option.none<KubeObject>()
+          return yield* attempt(now, tries - 1)
+        })
+      )
     )
-  )
+  const written = yield* attempt(yield* currentGaps, 4)
   if (Option.isSome(written)) yield* view.written(written.value)
 })
 

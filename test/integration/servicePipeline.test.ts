@@ -4,38 +4,29 @@
 // nothing else may be written (the audit log counts the controller's own writes).
 import { after, before, test } from "node:test"
 import assert from "node:assert/strict"
-import { Effect, Fiber, Layer, ManagedRuntime } from "effect"
-import { EventRecorderKube } from "../../adapters/EventRecorderKube.ts"
-import { KubeApiHttp } from "../../adapters/KubeApiHttp.ts"
+import { Fiber } from "effect"
 import { Kinds } from "../../domain/kinds.ts"
 import type { ResourceKind } from "../../domain/kinds.ts"
-import { EventRecorder } from "../../effects/EventRecorder.ts"
-import { getOption, KubeApi } from "../../effects/KubeApi.ts"
 import type { KubeObject } from "../../effects/KubeApi.ts"
 import { crdManifests } from "../../k8s/crds.ts"
 import { runListenerController } from "../../k8s/listenerController.ts"
 import { startControlPlane } from "../envtest/controlPlane.ts"
 import type { AuditEvent, ControlPlane } from "../envtest/controlPlane.ts"
+import { clientOf, kubeApiRuntime } from "../envtest/kubeApiRuntime.ts"
+import type { KubeApiRuntime } from "../envtest/kubeApiRuntime.ts"
 import { eventually } from "../envtest/kubeClient.ts"
 
 const NS = "default"
 const LISTENER_API = "listeners.stackable.tech/v1alpha1"
 const CONTROLLER_USER = "listener-controller"
 
-type Runtime = ManagedRuntime.ManagedRuntime<KubeApi | KubeApiHttp | EventRecorder, unknown>
 let plane: ControlPlane | undefined
-let admin: Runtime | undefined
-let ours: Runtime | undefined
+let admin: KubeApiRuntime | undefined
+let ours: KubeApiRuntime | undefined
 let controller: Fiber.Fiber<never, unknown> | undefined
 
-const runtimeFor = (kubeconfig: string): Runtime =>
-  ManagedRuntime.make(Layer.provideMerge(
-    EventRecorderKube.layer({ reportingController: "listeners.stackable.tech/listener-operator", reportingInstance: "pipeline" }),
-    KubeApiHttp.layerFromKubeconfigFile(kubeconfig)
-  ))
-const api = <A, E>(f: (api: KubeApi["Service"]) => Effect.Effect<A, E>) => admin!.runPromise(KubeApi.use(f))
-const get = (kind: ResourceKind, name: string, namespace?: string) =>
-  admin!.runPromise(Effect.map(getOption(KubeApi.use((a) => a.get(kind, { name, namespace }))), (o) => (o._tag === "Some" ? o.value : undefined)))
+const runtimeFor = (kubeconfig: string): KubeApiRuntime => kubeApiRuntime(kubeconfig, "pipeline")
+const { api, get, installCrds } = clientOf(() => admin!)
 
 const controllerWrites = (events: ReadonlyArray<AuditEvent>) =>
   events.filter((e) => e.user.username === CONTROLLER_USER && !["get", "list", "watch"].includes(e.verb))
@@ -45,13 +36,7 @@ const describe = (events: ReadonlyArray<AuditEvent>) =>
 before(async () => {
   plane = await startControlPlane({ auditLog: true })
   admin = runtimeFor(plane.kubeconfigPath)
-  for (const crd of crdManifests()) await api((a) => a.apply(Kinds.CustomResourceDefinition, { ...crd }, { fieldManager: "installer", force: true }))
-  for (const crd of crdManifests()) {
-    await eventually(`CRD ${crd.metadata.name} established`, async () => {
-      const conditions = ((await get(Kinds.CustomResourceDefinition, crd.metadata.name))?.["status"] as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []
-      return conditions.some((c) => c.type === "Established" && c.status === "True")
-    }, { timeoutMs: 30_000 })
-  }
+  await installCrds(crdManifests())
   await eventually("Listener resource served", async () => (await api((a) => a.list(Kinds.Listener, { namespace: NS })), true))
   ours = runtimeFor(await plane.clientKubeconfig(CONTROLLER_USER, ["system:masters"]))
   controller = ours.runFork(runListenerController({ concurrency: 2 }))
