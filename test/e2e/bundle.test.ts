@@ -60,10 +60,15 @@ test("`run node` loads nothing of the controller, the demos, the CRD generator, 
   const loaded = loadedBy(["main.js", chunk("cli-"), chunk("nodeRole-"), chunk("KubeApiHttp-"), chunk("probes-")])
   assert.ok([...loaded].some((file) => file.endsWith("csi/nodeService.ts")), "sanity: the node service is loaded")
   assert.ok([...loaded].some((file) => file.includes("node_modules/@grpc/grpc-js/")), "sanity: CSI is served by grpc-js")
+  assert.ok([...loaded].some((file) => file.endsWith("k8s/runtime/watcher.ts")), "sanity: the node role's caches are fed by watches")
   for (
     const forbidden of [
       "k8s/listenerController.ts",
-      "k8s/runtime/",
+      // The node role keeps watch-fed caches (k8s/nodeCaches.ts: watcher and store), but no
+      // reconcile loop, work queue or leader election.
+      "k8s/runtime/controller.ts",
+      "k8s/runtime/workQueue.ts",
+      "k8s/runtime/leaderElection.ts",
       "k8s/roles/controllerRole.ts",
       "k8s/crds.ts",
       "demo/",
