@@ -37,7 +37,9 @@ const NOT_EXERCISED: Readonly<Record<string, Readonly<Record<string, string>>>> 
   [NODE_USER]: {
     "list core/persistentvolumes": "a hand-made PV whose name is not its volume handle (effects/volumeObjects.ts findPersistentVolume)",
     "create events.k8s.io/events": "a volume that waits (test/integration/waitingEvents.test.ts); here each publish may succeed at once",
-    "patch events.k8s.io/events": "a volume that keeps waiting: its Event's series is patched (test/integration/waitingEvents.test.ts)"
+    "patch events.k8s.io/events": "a volume that keeps waiting: its Event's series is patched (test/integration/waitingEvents.test.ts)",
+    "get core/nodes": "read live only while the node's watch-fed caches have not listed yet or miss (effects/NodeView.ts); a publish soon after the plugin starts",
+    "get listeners.stackable.tech/listeners": "read live only while the node's watch-fed caches have not listed yet or miss (effects/NodeView.ts); a publish soon after the plugin starts"
   },
   [CONTROLLER_USER]: {
     // The controller's own rules (controller-rbac.yaml).
