@@ -56,7 +56,11 @@ export const makeCsiClient = (endpoint: string): Effect.Effect<CsiClient, CsiSer
   Effect.gen(function*() {
     const socketPath = yield* socketPathOf(endpoint)
     const client = yield* Effect.acquireRelease(
-      Effect.sync(() => new Client(`unix://${socketPath}`, credentials.createInsecure(), { "grpc.enable_channelz": 0 })),
+      Effect.sync(() => new Client(`unix://${socketPath}`, credentials.createInsecure(), {
+        "grpc.enable_channelz": 0,
+        // Its own connection: never one another client opened to a socket since replaced (a node plugin handing over).
+        "grpc.use_local_subchannel_pool": 1
+      })),
       (client) => Effect.sync(() => client.close())
     )
     const call: CsiClient["call"] = (service, method, request, options) =>
