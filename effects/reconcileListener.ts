@@ -136,6 +136,10 @@ const decodeListener = (raw: KubeObject, ref: ListenerRef) =>
     return { listener, identity: { namespace, name: listener.metadata.name, uid } satisfies ListenerIdentity }
   })
 
+/** Up to date as far as the installed CRD can hold it. */
+const statusCurrent = (status: ListenerStatus, liveStatus: unknown) =>
+  Effect.map(currentGaps, (missing) => statusUpToDate(withoutUndeclared(status, missing), liveStatus))
+
 /**
  * Apply the status, leaving out what the installed CRD does not declare (statusSchemaGaps.ts):
  * a refusal that names undeclared fields is learned and the write is retried without them.
@@ -159,20 +163,15 @@ const writeStatus = Effect.fn("reconcileListener.writeStatus")(function*(raw: Ku
       Effect.catch((error) =>
         Effect.gen(function*() {
           if (tries <= 0 || !(yield* learnGaps(error, missing))) return yield* Effect.fail(error)
-          const now = yield* currentGaps
           // Without the undeclared fields there may be nothing left to change.
-          if (statusUpToDate(withoutUndeclared(status, now), raw["status"])) return Option.none<KubeObject>()
-          return yield* attempt(now, tries - 1)
+          if (yield* statusCurrent(status, raw["status"])) return Option.none<KubeObject>()
+          return yield* attempt(yield* currentGaps, tries - 1)
         })
       )
     )
   const written = yield* attempt(yield* currentGaps, 4)
   if (Option.isSome(written)) yield* view.written(written.value)
 })
-
-/** Up to date as far as the installed CRD can hold it. */
-const statusCurrent = (status: ListenerStatus, liveStatus: unknown) =>
-  Effect.map(currentGaps, (missing) => statusUpToDate(withoutUndeclared(status, missing), liveStatus))
 
 /** The addresses' inputs for a NodePort Listener: its backing nodes, as far as the cache knows them. */
 const backingNodes = Effect.fn("reconcileListener.backingNodes")(function*(identity: ListenerIdentity, serviceName: string) {

@@ -24,11 +24,11 @@ export interface StatusSchemaGapsState {
   reported: boolean
 }
 
-export const StatusSchemaGaps = Context.Reference<StatusSchemaGapsState>("listener-operator/effects/StatusSchemaGaps", {
-  defaultValue: () => ({ missing: new Map(), reported: false })
-})
-
 export const makeStatusSchemaGaps = (): StatusSchemaGapsState => ({ missing: new Map(), reported: false })
+
+export const StatusSchemaGaps = Context.Reference<StatusSchemaGapsState>("listener-operator/effects/StatusSchemaGaps", {
+  defaultValue: makeStatusSchemaGaps
+})
 
 const recheckAfter = Duration.minutes(10)
 
