@@ -240,19 +240,7 @@ export class ApiServer {
       throw notFound(target)
     }
     this.checkPreconditions(kind, object, existing, target)
-    const requested = endpoint === "main" ? requestedManagedFields(body.metadata?.managedFields) : undefined
-    return this.writeExisting(kind, existing, object, target, endpoint, (live, next) =>
-      recordUpdate({
-        live,
-        next,
-        type: typeDefFor(resourceKeyOf(kind)),
-        entries: reset ? [] : requested ?? existing.managed,
-        manager,
-        subresource: endpoint === "status" ? "status" : undefined,
-        apiVersion: apiVersionOf(kind),
-        ignored: this.ignoredFields(kind, endpoint),
-        now: rfc3339(now)
-      }))
+    return this.writeAsUpdate(kind, existing, object, target, endpoint, manager, body.metadata?.managedFields, reset, now)
   }
 
   patch(
@@ -291,19 +279,7 @@ export class ApiServer {
     const object = this.decode(kind, patched, target)
     this.checkPreconditions(kind, object, existing, target)
     const manager = options.fieldManager ?? this.defaultFieldManager
-    const requested = endpoint === "main" ? requestedManagedFields(patched.metadata.managedFields) : undefined
-    return this.writeExisting(kind, existing, object, target, endpoint, (live, next) =>
-      recordUpdate({
-        live,
-        next,
-        type: typeDefFor(resourceKeyOf(kind)),
-        entries: reset ? [] : requested ?? existing.managed,
-        manager,
-        subresource: endpoint === "status" ? "status" : undefined,
-        apiVersion: apiVersionOf(kind),
-        ignored: this.ignoredFields(kind, endpoint),
-        now: rfc3339(now)
-      }))
+    return this.writeAsUpdate(kind, existing, object, target, endpoint, manager, patched.metadata.managedFields, reset, now)
   }
 
   apply(kind: ResourceKind, body: KubeObject, options: ApplyOptions, now: number, endpoint: Endpoint): KubeObject {
@@ -683,6 +659,37 @@ export class ApiServer {
   }
 
   /** Everything after the body is known: the strategy, ownership, validation, storage. */
+  /**
+   * An update or a patch of an existing object: ownership as the real server records it
+   * for those verbs (managedFields the request sends replace the recorded ones on the
+   * main resource; the empty list resets them).
+   */
+  private writeAsUpdate(
+    kind: ResourceKind,
+    existing: StoredObject,
+    object: KubeObject,
+    target: Target,
+    endpoint: Endpoint,
+    manager: string,
+    sentManagedFields: unknown,
+    reset: boolean,
+    now: number
+  ): KubeObject {
+    const requested = endpoint === "main" ? requestedManagedFields(sentManagedFields) : undefined
+    return this.writeExisting(kind, existing, object, target, endpoint, (live, next) =>
+      recordUpdate({
+        live,
+        next,
+        type: typeDefFor(resourceKeyOf(kind)),
+        entries: reset ? [] : requested ?? existing.managed,
+        manager,
+        subresource: endpoint === "status" ? "status" : undefined,
+        apiVersion: apiVersionOf(kind),
+        ignored: this.ignoredFields(kind, endpoint),
+        now: rfc3339(now)
+      }))
+  }
+
   private writeExisting(
     kind: ResourceKind,
     existing: StoredObject,
