@@ -9,6 +9,7 @@
 import type { ResourceKind } from "../../domain/kinds.ts"
 import { apiVersionOf, resourceKeyOf } from "../../domain/kinds.ts"
 import { KubeApiError } from "../../effects/KubeApi.ts"
+import { errorFromBadArgument } from "../http/errors.ts"
 import type {
   ApplyOptions,
   DeleteOptions,
@@ -96,25 +97,20 @@ export interface Selection {
   readonly fields: FieldSelector
 }
 
-/**
- * Ownership tracking of non-apply writes never fails a request: an object whose lists
- * cannot be keyed just loses its managed fields (the server's UpdateNoErrors).
- */
 /** `managedFields: [{}]` in a request clears all ownership (the server's reset convention). */
 const isResetManagedFields = (value: unknown): boolean =>
   Array.isArray(value) && value.length === 1 && isObject(value[0]) && Object.keys(value[0]).length === 0
 
-const missingArgument = (target: Target, detail: string, field: string): KubeApiError =>
-  new KubeApiError({
-    reason: "BadRequest",
-    verb: target.verb,
-    kind: target.kind.kind,
-    namespace: target.namespace,
-    objectName: target.name,
-    message: `${target.verb} ${target.kind.kind}: ${detail}`,
-    causes: [{ field, reason: "FieldValueRequired", message: detail }]
-  })
+/**
+ * A request without a name or namespace is refused before any round trip, as the HTTP
+ * adapter refuses it: the same error from both.
+ */
+const missingArgument = errorFromBadArgument
 
+/**
+ * Ownership tracking of non-apply writes never fails a request: an object whose lists
+ * cannot be keyed just loses its managed fields (the server's UpdateNoErrors).
+ */
 const trackOrClear = (f: () => ReadonlyArray<ManagedEntry>): ReadonlyArray<ManagedEntry> => {
   try {
     return f()
