@@ -43,17 +43,27 @@ export const collectionPath = (o: KubeObject): string => {
 }
 export const objectPath = (o: KubeObject): string => `${collectionPath(o)}/${o.metadata.name}`
 
-/** Recorded uids → the uids of the replayed objects; applied to a recorded object before it is used. */
+/**
+ * Recorded uids → the uids of the replayed objects; applied to a recorded object before it is used.
+ *
+ * A PersistentVolume's name (`pvc-<uid of the claim it was provisioned for>`, chosen by the
+ * csi-provisioner) is a name, not a reference: it stays as recorded, like the volume handle
+ * equal to it and every reference to it by name (a claim's `volumeName`, a Listener's owner
+ * reference, the recorded volume trees). Renaming it would leave the StatefulSets' claims
+ * bound to names that no longer exist (the PV binder marks them Lost and releases their
+ * volumes) and the stand-in node plugin without a tree for the volume it is asked to publish.
+ */
 export class UidMap {
-  private readonly pairs: Array<[string, string]> = []
+  private readonly pairs: Array<[RegExp, string]> = []
   add(recorded: string | undefined, replayed: string | undefined): void {
     if (recorded === undefined || replayed === undefined) throw new Error("replay: an object without uid")
-    this.pairs.push([recorded, replayed], [recorded.replaceAll("-", ""), replayed.replaceAll("-", "")])
+    // uids are hex digits and dashes: nothing to escape.
+    this.pairs.push([new RegExp(`(?<!pvc-)${recorded}`, "g"), replayed], [new RegExp(recorded.replaceAll("-", ""), "g"), replayed.replaceAll("-", "")])
   }
-  /** The object with every recorded uid (also without dashes, as in mount labels) replaced. */
+  /** The object with every recorded uid (also without dashes, as in mount labels) replaced, volume names aside. */
   map<T>(value: T): T {
     let text = JSON.stringify(value)
-    for (const [from, to] of this.pairs) text = text.replaceAll(from, to)
+    for (const [from, to] of this.pairs) text = text.replace(from, to)
     return JSON.parse(text) as T
   }
 }
