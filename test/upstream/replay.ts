@@ -132,14 +132,26 @@ export const replayManaged = async (kube: KubeClient, recorded: KubeObject, opti
   return live
 }
 
-/** What a Service was created with, so that it keeps its recorded addresses: cluster IPs and node ports. */
+/**
+ * What a Service was created with, so that it keeps its recorded addresses: cluster IPs and
+ * node ports. The ports keep their names: when the next apply leaves a node port out, the
+ * API server carries the allocated one over from the port of the same name (and allocates
+ * a new one for a port whose name changed).
+ */
 const allocatedValues = (service: KubeObject): Record<string, unknown> => {
-  const spec = (service.spec ?? {}) as { clusterIP?: string; clusterIPs?: string[]; ports?: Array<{ port: number; protocol?: string; nodePort?: number }> }
+  const spec = (service.spec ?? {}) as { clusterIP?: string; clusterIPs?: string[]; ports?: Array<{ name?: string; port: number; protocol?: string; nodePort?: number }> }
   return {
     spec: {
       ...(spec.clusterIP !== undefined && spec.clusterIP !== "None" ? { clusterIP: spec.clusterIP, clusterIPs: spec.clusterIPs } : {}),
       ...(spec.ports?.some((p) => p.nodePort !== undefined) === true
-        ? { ports: spec.ports.map((p) => ({ port: p.port, protocol: p.protocol ?? "TCP", ...(p.nodePort !== undefined ? { nodePort: p.nodePort } : {}) })) }
+        ? {
+          ports: spec.ports.map((p) => ({
+            ...(p.name !== undefined ? { name: p.name } : {}),
+            port: p.port,
+            protocol: p.protocol ?? "TCP",
+            ...(p.nodePort !== undefined ? { nodePort: p.nodePort } : {})
+          }))
+        }
         : {})
     }
   }
