@@ -229,7 +229,9 @@ describe("taking over from the upstream operator, with its workloads running", {
     // The whole takeover's writes by our operator, for docs/migration.md.
     const byTarget = new Map<string, number>()
     for (const w of await ourWrites(() => true)) {
-      const key = `${w.verb} ${w.objectRef?.resource ?? "?"}${w.objectRef?.subresource !== undefined ? `/${w.objectRef.subresource}` : ""}${w.objectRef?.namespace === NS ? "" : ` (${w.objectRef?.namespace ?? "cluster"})`}`
+      const role = w.user.username === OUR_CONTROLLER ? "controller" : "node"
+      const target = `${w.objectRef?.resource ?? "?"}${w.objectRef?.subresource !== undefined ? `/${w.objectRef.subresource}` : ""}${w.objectRef?.namespace === NS ? "" : ` (${w.objectRef?.namespace ?? "cluster"})`}`
+      const key = `${role} ${w.verb} ${target} → ${w.responseStatus?.code ?? "?"}`
       byTarget.set(key, (byTarget.get(key) ?? 0) + 1)
     }
     report(`our operator's writes since install: ${[...byTarget].sort().map(([k, n]) => `${k}: ${n}`).join("; ")}`)
