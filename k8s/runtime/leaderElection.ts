@@ -6,7 +6,13 @@
  * - Candidate: every `retryPeriod` (jittered up to ×2.2, as client-go) read the lease and
  *   take it if it is free (no holder, or released) or expired. Expiry is judged by when
  *   *this process* last saw the lease change, plus the lease's `leaseDurationSeconds` — not
- *   by the holder's timestamps — so clock skew between nodes does not matter.
+ *   by the holder's timestamps — so clock skew between nodes does not matter. While another
+ *   replica holds it, the candidate also watches the lease between tries and tries at once
+ *   when the holder releases it: a rollout's handover then takes one watch event, not up
+ *   to 2.2 retry periods without a leader (new Listeners wait for addresses meanwhile). A
+ *   standby exists only during a rollout with the chart's one replica; with more, each
+ *   standby's wait is a watch request per try besides its read. A failing watch leaves
+ *   just the timer.
  * - Leader: renew every `retryPeriod` (an update guarded by resourceVersion). If no renewal
  *   succeeds for `renewDeadline`, or someone else holds the lease, leadership is lost:
  *   `effect` is interrupted and the process becomes a candidate again.
@@ -21,7 +27,7 @@
  * term), so it must be restartable. Durations must satisfy
  * leaseDuration > renewDeadline > retryPeriod > 0.
  */
-import { Clock, Duration, Effect, Metric, Option, Random, Ref } from "effect"
+import { Clock, Duration, Effect, Metric, Option, Random, Ref, Stream } from "effect"
 import { Kinds } from "../../domain/kinds.ts"
 import { getOption, hasReason, KubeApi } from "../../effects/KubeApi.ts"
 import type { KubeApiError, KubeObject } from "../../effects/KubeApi.ts"
@@ -162,10 +168,23 @@ export const runWhileLeading = <A, E, R>(
       return "Leading"
     })
 
+    /** Completes when the lease, after `resourceVersion`, is released or deleted; never if the watch fails or ends. */
+    const released = (resourceVersion: string) =>
+      api.watch(Kinds.Lease, { namespace: ref.namespace, fieldSelector: `metadata.name=${ref.name}`, resourceVersion }).pipe(
+        Stream.filter((event) => event.type === "DELETED" || (event.type !== "BOOKMARK" && (specOf(event.object).holderIdentity ?? "") === "")),
+        Stream.runHead,
+        Effect.flatMap((first) => (Option.isSome(first) ? Effect.void : Effect.never)),
+        Effect.catch(() => Effect.never)
+      )
+
     const acquire = Effect.gen(function*() {
-      while ((yield* tryAcquireOrRenew) !== "Leading") {
+      for (;;) {
+        const attempt = yield* tryAcquireOrRenew
+        if (attempt === "Leading") return
         const jitter = 1 + 1.2 * (yield* Random.next)
-        yield* Effect.sleep(Duration.times(retryPeriod, jitter))
+        const pause = Effect.sleep(Duration.times(retryPeriod, jitter))
+        const seen = (yield* Ref.get(state)).lease?.metadata.resourceVersion
+        yield* attempt === "HeldByOther" && seen !== undefined ? Effect.raceFirst(pause, released(seen)) : pause
       }
     })
 

@@ -57,6 +57,7 @@ const NOT_EXERCISED: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "get core/persistentvolumes": "ValidateVolumeCapabilities finds the PV by name (csi-sanity: test/integration/csiSanity.test.ts); the provisioner's rule",
     "list core/persistentvolumeclaims": "informers that start with a list (here the sidecar streams it as a watch)",
     "patch events.k8s.io/events": "a repeated Event is patched (series)",
+    "watch coordination.k8s.io/leases": "a standby controller waits for the Lease's release (k8s/runtime/leaderElection.ts); a rollout has one (test/e2e/upgrade.test.ts)",
     "list listeners.stackable.tech/podlisteners": "CRD sync, only before removing a PodListeners field objects might still set (k8s/crdSync.ts; test/integration/crdSync.test.ts)",
     // The csi-provisioner sidecar's rules (kubernetes-csi/external-provisioner's rbac.yaml).
     "update core/persistentvolumeclaims": "csi-provisioner: claim annotations (e.g. the selected node) on paths this run does not take",

@@ -149,10 +149,14 @@ describe("upgrade, version skew, rollback, uninstall and re-install of our relea
   }
 
   /**
-   * Every Pod got its node's address. Failed mounts: the one retry a fresh Listener costs
-   * (UNAVAILABLE until it has an address; more while the controller hands over), and — only while a node plugin re-registers with
-   * the kubelet (about 1 s: one pass of its plugin manager) — "driver not registered",
-   * which the kubelet's backoff (0.5 s, then 1 s) meets at most twice.
+   * Every Pod got its node's address, and no error reached it beyond one retried mount:
+   * at most one failed mount per Pod — awaiting its Listener's address (the node plugin
+   * waits a few seconds within the call, and the new controller takes the released Lease
+   * at once) or "driver not registered". The one exception is the kubelet's own
+   * re-registration of a node plugin that took over (about 1 s: its plugin manager
+   * unregisters the replaced socket in one pass and registers the new one in the next),
+   * which the kubelet's backoff (0.5 s, then 1 s) may meet twice — and then nothing else
+   * may have failed for that Pod.
    */
   const assertPublished = (what: string, results: ReadonlyArray<Published>, rolling: boolean) => {
     const summary = results.map((r) => `${r.pod} ${r.seconds.toFixed(1)} s, failed mounts: ${r.other} awaiting address + ${r.unregistered} driver not registered`)
@@ -160,10 +164,9 @@ describe("upgrade, version skew, rollback, uninstall and re-install of our relea
     for (const node of NODES) assert.ok(results.some((r) => r.node === node), `${what}: a Pod published on ${node}`)
     for (const r of results) {
       assert.equal(r.address, nodeIp(r.node), `${r.pod} got its node's address`)
-      // While the controller hands over its Lease no one reconciles for up to ~2 s, so a new
-      // Listener's address comes later and the kubelet's backoff (0.5, 1, 2 s) may retry more.
-      assert.ok(r.other <= (rolling ? 3 : 1), `${what}: ${r.pod} saw ${r.other} failed mounts awaiting its Listener's address`)
-      assert.ok(r.unregistered <= (rolling ? 2 : 0), `${what}: ${r.pod} saw ${r.unregistered} failed mounts while the driver was not registered`)
+      const failed = `${r.other} awaiting its Listener's address + ${r.unregistered} while the driver was not registered`
+      assert.ok(r.unregistered <= (rolling ? 2 : 0), `${what}: ${r.pod} failed mounts: ${failed}`)
+      assert.ok(r.other + r.unregistered <= 1 || (r.other === 0 && r.unregistered === 2), `${what}: ${r.pod} failed mounts: ${failed}`)
     }
   }
 
@@ -205,6 +208,8 @@ describe("upgrade, version skew, rollback, uninstall and re-install of our relea
     }, { timeoutMs: 60_000, intervalMs: 250 })
     if (previous !== undefined) assert.notEqual(holder, previous, `${what}: the Lease moved to the new Pod`)
     report(`${what}: Lease holders ${[previous, ...lease.holders].filter((h, i, all) => h !== undefined && all.indexOf(h) === i).join(" → ")}; longest time without a holder ${lease.longestVacancyMs.toFixed(0)} ms`)
+    // The standby watches the Lease and takes it on its release; polling alone (every 2–4.4 s) would leave it vacant longer.
+    assert.ok(lease.longestVacancyMs < 1000, `${what}: the Lease had no holder for ${lease.longestVacancyMs.toFixed(0)} ms at the handover`)
     return holder
   }
 

@@ -383,7 +383,7 @@ test("RBAC: the controller may write Listener status; each role gets what its ca
   assert.deepEqual(verbsFor(node, "listeners.stackable.tech", "podlisteners"), ["create", "get", "patch"])
   assert.deepEqual(verbsFor(node, "", "services"), [])
   const leases = rulesOf(rendered, "Role", `${RELEASE}-leader-election`)
-  assert.deepEqual(verbsFor(leases, "coordination.k8s.io", "leases"), ["create", "get", "update"])
+  assert.deepEqual(verbsFor(leases, "coordination.k8s.io", "leases"), ["create", "get", "update", "watch"])
 })
 
 test("crds.manage: the controller may get and update only our three CRDs (MANAGE_CRDS=true); crds.manage=false takes both away", async () => {
@@ -441,6 +441,7 @@ test("helm install then helm upgrade; the real authorizer grants each ServiceAcc
     [CONTROLLER_SA, "watch", "endpointslices.discovery.k8s.io"],
     [CONTROLLER_SA, "create", "events.events.k8s.io"],
     [CONTROLLER_SA, "update", "leases.coordination.k8s.io", NAMESPACE],
+    [CONTROLLER_SA, "watch", "leases.coordination.k8s.io", NAMESPACE],
     [CONTROLLER_SA, "create", "persistentvolumes"],
     [CONTROLLER_SA, "update", "persistentvolumeclaims"],
     [CONTROLLER_SA, "watch", "csinodes.storage.k8s.io"],

@@ -44,6 +44,8 @@ export interface OperatorClusterOptions {
   readonly nodes: ReadonlyArray<string>
   /** Extra `--set` values for `helm install` (after the suite's own). */
   readonly values?: ReadonlyArray<string>
+  /** Extra flags for `helm install`, e.g. `--skip-crds`. */
+  readonly installFlags?: ReadonlyArray<string>
   readonly log?: ((line: string) => void) | undefined
   /** The API server's audit log (`startControlPlane`'s `auditLog`); count requests with `cluster.plane.auditEvents()`. */
   readonly auditLog?: boolean | "all"
@@ -120,7 +122,8 @@ export async function startOperatorCluster(options: OperatorClusterOptions): Pro
     if (operatorImage === undefined) throw new Error("the image build produced no operator image")
     const install = await helm([
       "install", RELEASE, CHART_DIR, "--namespace", OPERATOR_NAMESPACE, "--create-namespace",
-      ...installArgs(splitRef(operatorImage.ref), options.values ?? [])
+      ...installArgs(splitRef(operatorImage.ref), options.values ?? []),
+      ...(options.installFlags ?? [])
     ])
     if (install.code !== 0) throw new Error(`helm install failed (exit ${install.code}):\n${install.stderr}\n${install.stdout}`)
     log("chart installed; waiting for the controller and one node plugin per node")

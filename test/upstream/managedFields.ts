@@ -21,6 +21,9 @@ export interface ManagedFieldsEntry {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
+/** Maps of ObjectMeta that the server leaves out when empty. */
+const EMPTY_MAPS = new Set(["labels", "annotations"])
+
 const childKeys = (set: FieldSet): string[] => Object.keys(set).filter((k) => k !== ".")
 
 const matchesKeys = (item: unknown, keys: Record<string, unknown>): boolean =>
@@ -28,7 +31,8 @@ const matchesKeys = (item: unknown, keys: Record<string, unknown>): boolean =>
 
 /**
  * The part of `value` named by `set`. A leaf (a set with no children) is taken whole; a map
- * or list whose set names only `.` is taken empty (the manager owns its existence only).
+ * or list whose set names only `.` is taken empty (the manager owns its existence only);
+ * labels or annotations the set names but `value` lacks are an empty map.
  */
 export const ownedPart = (value: unknown, set: FieldSet): unknown => {
   const children = childKeys(set)
@@ -59,6 +63,10 @@ export const ownedPart = (value: unknown, set: FieldSet): unknown => {
       if (!key.startsWith("f:")) continue
       const name = key.slice(2)
       if (name in value) out[name] = ownedPart(value[name], set[key]!)
+      // Owned but absent: the empty labels or annotations the manager applied, which the
+      // server does not store; applying `{}` again gives the same ownership. (Other absent
+      // fields — a false boolean the server omits — have no value to replay.)
+      else if (EMPTY_MAPS.has(name) && childKeys(set[key]!).length === 0) out[name] = {}
     }
     return out
   }

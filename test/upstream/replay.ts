@@ -43,17 +43,27 @@ export const collectionPath = (o: KubeObject): string => {
 }
 export const objectPath = (o: KubeObject): string => `${collectionPath(o)}/${o.metadata.name}`
 
-/** Recorded uids → the uids of the replayed objects; applied to a recorded object before it is used. */
+/**
+ * Recorded uids → the uids of the replayed objects; applied to a recorded object before it is used.
+ *
+ * A PersistentVolume's name (`pvc-<uid of the claim it was provisioned for>`, chosen by the
+ * csi-provisioner) is a name, not a reference: it stays as recorded, like the volume handle
+ * equal to it and every reference to it by name (a claim's `volumeName`, a Listener's owner
+ * reference, the recorded volume trees). Renaming it would leave the StatefulSets' claims
+ * bound to names that no longer exist (the PV binder marks them Lost and releases their
+ * volumes) and the stand-in node plugin without a tree for the volume it is asked to publish.
+ */
 export class UidMap {
-  private readonly pairs: Array<[string, string]> = []
+  private readonly pairs: Array<[RegExp, string]> = []
   add(recorded: string | undefined, replayed: string | undefined): void {
     if (recorded === undefined || replayed === undefined) throw new Error("replay: an object without uid")
-    this.pairs.push([recorded, replayed], [recorded.replaceAll("-", ""), replayed.replaceAll("-", "")])
+    // uids are hex digits and dashes: nothing to escape.
+    this.pairs.push([new RegExp(`(?<!pvc-)${recorded}`, "g"), replayed], [new RegExp(recorded.replaceAll("-", ""), "g"), replayed.replaceAll("-", "")])
   }
-  /** The object with every recorded uid (also without dashes, as in mount labels) replaced. */
+  /** The object with every recorded uid (also without dashes, as in mount labels) replaced, volume names aside. */
   map<T>(value: T): T {
     let text = JSON.stringify(value)
-    for (const [from, to] of this.pairs) text = text.replaceAll(from, to)
+    for (const [from, to] of this.pairs) text = text.replace(from, to)
     return JSON.parse(text) as T
   }
 }
@@ -122,14 +132,26 @@ export const replayManaged = async (kube: KubeClient, recorded: KubeObject, opti
   return live
 }
 
-/** What a Service was created with, so that it keeps its recorded addresses: cluster IPs and node ports. */
+/**
+ * What a Service was created with, so that it keeps its recorded addresses: cluster IPs and
+ * node ports. The ports keep their names: when the next apply leaves a node port out, the
+ * API server carries the allocated one over from the port of the same name (and allocates
+ * a new one for a port whose name changed).
+ */
 const allocatedValues = (service: KubeObject): Record<string, unknown> => {
-  const spec = (service.spec ?? {}) as { clusterIP?: string; clusterIPs?: string[]; ports?: Array<{ port: number; protocol?: string; nodePort?: number }> }
+  const spec = (service.spec ?? {}) as { clusterIP?: string; clusterIPs?: string[]; ports?: Array<{ name?: string; port: number; protocol?: string; nodePort?: number }> }
   return {
     spec: {
       ...(spec.clusterIP !== undefined && spec.clusterIP !== "None" ? { clusterIP: spec.clusterIP, clusterIPs: spec.clusterIPs } : {}),
       ...(spec.ports?.some((p) => p.nodePort !== undefined) === true
-        ? { ports: spec.ports.map((p) => ({ port: p.port, protocol: p.protocol ?? "TCP", ...(p.nodePort !== undefined ? { nodePort: p.nodePort } : {}) })) }
+        ? {
+          ports: spec.ports.map((p) => ({
+            ...(p.name !== undefined ? { name: p.name } : {}),
+            port: p.port,
+            protocol: p.protocol ?? "TCP",
+            ...(p.nodePort !== undefined ? { nodePort: p.nodePort } : {})
+          }))
+        }
         : {})
     }
   }

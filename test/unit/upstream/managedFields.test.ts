@@ -48,3 +48,8 @@ test("the owned part of an object holds exactly the fields of the manager's fiel
 test("a map whose set names only itself is owned empty; a list item by index is taken", () => {
   assert.deepEqual(ownedPart({ a: { x: 1 }, b: [5, 6] }, { "f:a": { ".": {} }, "f:b": { "i:1": {} } }), { a: {}, b: [6] })
 })
+
+test("empty annotations the manager applied (the server stores none) are replayed as an empty map", () => {
+  assert.deepEqual(ownedPart({ metadata: { labels: { a: "1" } } }, { "f:metadata": { "f:annotations": {}, "f:labels": { "f:a": {} } } }), { metadata: { annotations: {}, labels: { a: "1" } } })
+  assert.deepEqual(ownedPart({ spec: {} }, { "f:spec": { "f:publishNotReadyAddresses": {} } }), { spec: {} })
+})

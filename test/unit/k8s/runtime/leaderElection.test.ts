@@ -1,6 +1,6 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
-import { Deferred, Effect, Fiber, Random, References } from "effect"
+import { Deferred, Effect, Fiber, Random, References, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { KubeApiMemory } from "../../../../adapters/KubeApiMemory.ts"
 import { Kinds } from "../../../../domain/kinds.ts"
@@ -25,7 +25,7 @@ const specOf = (object: KubeObject | undefined) => (object?.["spec"] ?? {}) as S
  * Two replicas over one in-memory cluster; replica A's connection can be cut. Each replica's
  * leading effect records its terms and runs until interrupted.
  */
-const scenario = <A>(body: (ctx: {
+const scenario = <A>(options: { readonly bWatches?: boolean }, body: (ctx: {
   leaseObject: () => KubeObject | undefined
   cutA: (cut: boolean) => void
   startA: Effect.Effect<Fiber.Fiber<string>>
@@ -63,7 +63,9 @@ const scenario = <A>(body: (ctx: {
       leaseObject,
       cutA: (cut) => { aCut = cut },
       startA: replica("a", apiA),
-      startB: replica("b", cluster.api),
+      startB: replica("b", options.bWatches === false
+        ? KubeApi.of({ ...cluster.api, watch: () => Stream.fail(new KubeApiError({ reason: "Forbidden", verb: "watch", kind: "Lease", message: "no watch" })) })
+        : cluster.api),
       terms,
       leading
     })
@@ -74,7 +76,7 @@ const scenario = <A>(body: (ctx: {
   ))
 
 test("the first replica creates the lease and leads; the other waits while it renews", () =>
-  scenario(({ leaseObject, startA, startB, terms, leading }) => Effect.gen(function*() {
+  scenario({}, ({ leaseObject, startA, startB, terms, leading }) => Effect.gen(function*() {
     yield* startA
     yield* settle
     assert.deepEqual(terms, ["a"])
@@ -95,14 +97,32 @@ test("the first replica creates the lease and leads; the other waits while it re
     assert.ok(renewed >= 28_000, `renewTime ${specOf(leaseObject()).renewTime} was not renewed`)
   })))
 
-test("a leader that shuts down releases the lease and the standby takes over at its next retry", () =>
-  scenario(({ leaseObject, startA, startB, terms, leading }) => Effect.gen(function*() {
+test("a leader that shuts down releases the lease and the standby, watching it, takes over at once", () =>
+  scenario({}, ({ leaseObject, startA, startB, terms, leading }) => Effect.gen(function*() {
+    const a = yield* startA
+    yield* settle
+    yield* startB
+    yield* settle
+    yield* TestClock.adjust("1 second")
+    yield* settle
+    yield* Fiber.interrupt(a)
+    // no time passes: the release reaches b's watch, and b takes the lease
+    yield* settle
+    assert.deepEqual(terms, ["a", "b"])
+    assert.deepEqual([...leading], ["b"])
+    assert.equal(specOf(leaseObject()).holderIdentity, "b")
+    assert.equal(specOf(leaseObject()).leaseTransitions, 1)
+  })))
+
+test("a standby whose watch fails takes a released lease at its next retry", () =>
+  scenario({ bWatches: false }, ({ leaseObject, startA, startB, terms, leading }) => Effect.gen(function*() {
     const a = yield* startA
     yield* settle
     yield* startB
     yield* settle
     yield* Fiber.interrupt(a)
     assert.equal(specOf(leaseObject()).holderIdentity, undefined)
+    yield* settle
     assert.deepEqual([...leading], [])
     // b retries every 2s (jitter pinned at 1×): well before the 15s lease would expire
     yield* TestClock.adjust("2 seconds")
@@ -113,7 +133,7 @@ test("a leader that shuts down releases the lease and the standby takes over at 
   })))
 
 test("a leader that cannot renew stops before the renew deadline ends; the standby takes over after expiry", () =>
-  scenario(({ leaseObject, cutA, startA, startB, terms, leading }) => Effect.gen(function*() {
+  scenario({}, ({ leaseObject, cutA, startA, startB, terms, leading }) => Effect.gen(function*() {
     const a = yield* startA
     yield* settle
     yield* startB

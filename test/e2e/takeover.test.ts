@@ -7,14 +7,14 @@
 // node plugin (test/upstream/standInNodePlugin.ts) that writes the recorded trees and is
 // registered with each kubelet by test/upstream/registrar.ts. Then the stand-in goes, the
 // upstream chart's CSIDriver and StorageClass go (what `helm uninstall` of upstream
-// removes), and our chart is installed as a user would: Helm leaves the existing CRDs.
-//
-// Not yet part of `npm test` (run it with `npm run test:takeover`): its replay does not
-// get the recorded ephemeral-volume Pod Ready on the real-node cluster, so the takeover
-// assertions below have not run green yet (docs/migration.md says what is proven elsewhere).
+// removes), and our chart is installed as a user would: `--skip-crds` (Helm 4 would
+// server-side apply crds/ over upstream's CRDs and fail on the conflict with upstream's CRD
+// manager), first with `crds.manage=false` (upstream's CRDs stay: the operator must say
+// once what to do), then `helm upgrade --set crds.manage=true`, the default, so the
+// controller makes its CRDs the live ones.
 import assert from "node:assert/strict"
 import { after, before, describe, test } from "node:test"
-import { existsSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { CSI_DRIVER_NAME, LISTENER_API_VERSION } from "../../domain/constants.ts"
 import type { AuditEvent } from "../envtest/controlPlane.ts"
@@ -22,7 +22,7 @@ import { createNamespace, eventually } from "../envtest/kubeClient.ts"
 import type { KubeClient, KubeObject } from "../envtest/kubeClient.ts"
 import { isPodReady } from "../envtest/localCluster.ts"
 import type { TrackedProcess } from "../envtest/processes.ts"
-import { CHART_DIR, OPERATOR_NAMESPACE, startOperatorCluster } from "../realnodes/operatorCluster.ts"
+import { CHART_DIR, OPERATOR_NAMESPACE, RELEASE, startOperatorCluster } from "../realnodes/operatorCluster.ts"
 import type { OperatorCluster } from "../realnodes/operatorCluster.ts"
 import type { RealCluster } from "../realnodes/realCluster.ts"
 import { loadFixtures } from "../upstream/fixtures.ts"
@@ -33,9 +33,13 @@ import { replayClusterObjects, replayNamespace } from "../upstream/replay.ts"
 import type { ReplayedState } from "../upstream/replay.ts"
 import { standInCommand } from "../upstream/standInNodePlugin.ts"
 import type { TreeEntry } from "../upstream/volumeTree.ts"
-import { ephemeralPod, printedAddress } from "../e2e/workloads.ts"
+import { ephemeralPod, printedAddress } from "./workloads.ts"
 
 const log = process.env["E2E_LOG"] !== undefined ? (line: string) => console.error(line) : undefined
+/** What the figures in docs/migration.md are read from (E2E_REPORT=1 prints them). */
+const report = (line: string) => {
+  if (process.env["E2E_REPORT"] !== undefined || log !== undefined) console.error(`[takeover report] ${line}`)
+}
 const fixtures = loadFixtures()
 const NS = fixtures.recording.namespace
 const NODES = fixtures.recording.nodes.map((n) => n.name)
@@ -126,7 +130,17 @@ describe("taking over from the upstream operator, with its workloads running", {
       const pod = await eventually(`replayed Pod ${name} ready`, async () => {
         const live = await k.getOrUndefined(`/api/v1/namespaces/${NS}/pods/${name}`)
         return live !== undefined && isPodReady(live) ? live : undefined
-      }, WAIT)
+      }, WAIT).catch(async (error: unknown) => {
+        const describe = await cluster.plane.kubectl(["describe", "pod", "-n", NS, name])
+        const claims = await cluster.plane.kubectl(["get", "pv,pvc", "-A", "-o", "wide"])
+        const kubeletLines = cluster.nodes.map((n) => {
+          const file = join(n.hostDir, "logs", "kubelet.log")
+          const lines = existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((l) => l.includes(name) || l.includes(CSI_DRIVER_NAME)) : []
+          return `--- ${n.name} kubelet:\n${lines.slice(-25).join("\n")}`
+        })
+        const logs = [...standIns.map((p) => `--- ${p.name}:\n${p.logTail(20)}`), ...kubeletLines].join("\n")
+        throw new Error(`${String(error)}\n${describe.stdout}\n${claims.stdout}\n${logs}`, { cause: error })
+      })
       podUids.set(name, String(pod.metadata.uid))
     }
     for (const recorded of [...fixtures.services, ...fixtures.listeners]) {
@@ -149,7 +163,12 @@ describe("taking over from the upstream operator, with its workloads running", {
   }
 
   before(async () => {
-    operator = await startOperatorCluster({ nodes: NODES, log, auditLog: true, beforeInstall: bringUpstreamState })
+    operator = await startOperatorCluster({
+      nodes: NODES, log, auditLog: true, beforeInstall: bringUpstreamState,
+      // First as a user who keeps the CRDs himself (GitOps): upstream's CRDs stay live.
+      values: ["crds.manage=false"],
+      installFlags: ["--skip-crds"]
+    })
     kube = operator.cluster.kube
   })
 
@@ -180,8 +199,8 @@ describe("taking over from the upstream operator, with its workloads running", {
     const eventWrites = inWindow.filter((e) => e.objectRef?.resource === "events")
     assert.equal(statusWrites.length, 0, `Listener status writes in a 20 s window 30 s after install: ${statusWrites.length}`)
     assert.ok(eventWrites.length <= 1, `Event writes in that window: ${eventWrites.length}`)
-    const events = (await kube.list(`/api/v1/namespaces/${NS}/events`)).items
-      .concat((await kube.list(`/api/v1/namespaces/${OPERATOR_NAMESPACE}/events`)).items)
+    // Events about a cluster-scoped object (the CRD) are in `default`.
+    const events = (await Promise.all([NS, OPERATOR_NAMESPACE, "default"].map(async (ns) => (await kube.list(`/api/v1/namespaces/${ns}/events`)).items))).flat()
     const told = events.filter((e) => /CustomResourceDefinition|CRD/u.test(String(e["message"] ?? e["note"] ?? "")))
     assert.ok(told.length >= 1, `an Event says the CRDs must be updated; Events: ${events.map((e) => `${e["reason"]}: ${e["message"]}`).join(" | ")}`)
     for (const [name, facts] of before_) {
@@ -189,9 +208,17 @@ describe("taking over from the upstream operator, with its workloads running", {
     }
   })
 
-  test("after our CRDs are applied, every upstream Listener gets our status and every Service is adopted with at most one write", async () => {
-    const crds = await kubectl(["apply", "--server-side", "--force-conflicts", "-f", join(CHART_DIR, "crds", "crds.yaml")])
-    assert.equal(crds.code, 0, `kubectl apply of our CRDs: ${crds.stderr}`)
+  test("with crds.manage=true the controller makes our CRDs the live ones; every upstream Listener gets our status and every Service is adopted with at most one write", async () => {
+    const upgrade = await operator.helm(["upgrade", RELEASE, CHART_DIR, "--namespace", OPERATOR_NAMESPACE, "--reuse-values", "--wait", "--timeout", "5m", "--set", "crds.manage=true"])
+    assert.equal(upgrade.code, 0, `helm upgrade --set crds.manage=true: ${upgrade.stderr}${upgrade.stdout}`)
+    for (const recorded of fixtures.crds) {
+      await eventually(`CRD ${recorded.metadata.name} is ours: upstream's conversion webhook gone`, async () => {
+        const live = await kube.get(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${recorded.metadata.name}`)
+        return ((live.spec?.["conversion"] as { strategy?: string } | undefined)?.strategy ?? "None") === "None"
+      }, WAIT)
+    }
+    const listenerCrd = await kube.get("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/listeners.listeners.stackable.tech")
+    assert.ok(JSON.stringify(listenerCrd.spec?.["versions"]).includes('"observedGeneration"'), "the live Listener CRD declares our status fields")
     for (const recorded of fixtures.listeners) {
       await eventually(`Listener ${recorded.metadata.name} has our Ready condition`, async () => {
         const l = await kube.get(`${LISTENERS}/namespaces/${NS}/listeners/${recorded.metadata.name}`)
@@ -199,10 +226,20 @@ describe("taking over from the upstream operator, with its workloads running", {
       }, WAIT)
     }
     await new Promise((r) => setTimeout(r, 5000))
+    // The whole takeover's writes by our operator, for docs/migration.md.
+    const byTarget = new Map<string, number>()
+    for (const w of await ourWrites(() => true)) {
+      const role = w.user.username === OUR_CONTROLLER ? "controller" : "node"
+      const target = `${w.objectRef?.resource ?? "?"}${w.objectRef?.subresource !== undefined ? `/${w.objectRef.subresource}` : ""}${w.objectRef?.namespace === NS ? "" : ` (${w.objectRef?.namespace ?? "cluster"})`}`
+      const key = `${role} ${w.verb} ${target} → ${w.responseStatus?.code ?? "?"}`
+      byTarget.set(key, (byTarget.get(key) ?? 0) + 1)
+    }
+    report(`our operator's writes since install: ${[...byTarget].sort().map(([k, n]) => `${k}: ${n}`).join("; ")}`)
     for (const [name, facts] of before_) {
       const live = await kube.get(`/api/v1/namespaces/${NS}/services/${name}`)
       assert.deepEqual(addressFacts(live), facts, `Service ${name}: same uid, cluster IP, node ports and load-balancer address`)
       const writes = await ourWrites((e) => e.objectRef?.resource === "services" && e.objectRef.name === name)
+      report(`Service ${name}: ${writes.length} write(s) of our operator since install (${writes.map((w) => `${w.verb} ${w.responseStatus?.code ?? ""}`.trim()).join(", ") || "none"})`)
       assert.ok(writes.length <= 1, `Service ${name} adopted with ${writes.length} writes (${writes.map((w) => w.verb).join(", ")})`)
       const left = ((live.metadata as { managedFields?: ManagedFieldsEntry[] }).managedFields ?? [])
         .filter((e) => upstreamManagers.has(e.manager) && e.subresource !== "status")
