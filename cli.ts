@@ -68,7 +68,7 @@ const launchRole = (
     // retrying; readiness says it is not ready until the server answers).
     const startupCheck = Layer.effectDiscard(Effect.forkScoped(kubeApiUsable.pipe(
       Effect.catch((error) =>
-        Effect.logWarning(`the Kubernetes API cannot be reached yet: ${error instanceof Error ? error.message : String(error)}; retrying`))
+        Effect.logWarning(`the Kubernetes API cannot be reached yet: ${error.message}; retrying`))
     )))
     return yield* Layer.launch(Layer.mergeAll(layer, probes, startupCheck).pipe(
       Layer.provide(Layer.mergeAll(KubeApiHttp.layer, Readiness.layer))
@@ -219,7 +219,7 @@ const demo = Command.make("demo", {
 /** Failures that mean "the settings are wrong": the CLI's own parse errors and an unreadable kubeconfig. */
 const SETTINGS_ERRORS: ReadonlySet<string> = new Set([
   "MissingOption", "MissingArgument", "InvalidValue", "UnrecognizedOption", "DuplicateOption", "UnexpectedArgument",
-  "UnknownSubcommand", "ValidationError", "ShowHelp", "KubeConfigError"
+  "UnknownSubcommand", "ValidationError", "ShowHelp", "KubeConfigError", "RoleSettingMissing"
 ])
 
 const settingsError = (cause: Cause.Cause<unknown>): { readonly _tag: string; readonly message: string } | undefined => {
@@ -244,7 +244,7 @@ Command.make("listener-operator").pipe(
       const bad = settingsError(exit.cause)
       if (bad !== undefined) {
         // The CLI already printed its own parse errors with the usage.
-        if (bad._tag === "KubeConfigError") process.stderr.write(`listener-operator: ${bad.message}\n`)
+        if (bad._tag === "KubeConfigError" || bad._tag === "RoleSettingMissing") process.stderr.write(`listener-operator: ${bad.message}\n`)
         return onExit(2)
       }
       process.stderr.write(`${Cause.pretty(exit.cause)}\n`)

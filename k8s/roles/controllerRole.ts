@@ -22,6 +22,7 @@ import { crdManifests } from "../crds.ts"
 import { syncCrds } from "../crdSync.ts"
 import { runReconcilers } from "../reconcilers.ts"
 import { Readiness } from "../operability/probes.ts"
+import type { ControllerRoleError } from "./roleErrors.ts"
 import { serveRoleCsi } from "./serveRoleCsi.ts"
 
 export interface ControllerRoleConfig {
@@ -49,7 +50,7 @@ const READY_CRDS = "crds"
 // Presets must not block start-up when the API server is briefly away: retry in the background.
 const presetRetry = Schedule.min([Schedule.exponential("1 second"), Schedule.spaced("30 seconds")]).pipe(Schedule.jittered)
 
-export const controllerRoleLayer = (config: ControllerRoleConfig): Layer.Layer<never, unknown, KubeApi | Readiness> => {
+export const controllerRoleLayer = (config: ControllerRoleConfig): Layer.Layer<never, ControllerRoleError, KubeApi | Readiness> => {
   const settings = { clusterDomain: config.clusterDomain, fieldManager: FieldManagers.controller }
 
   const csi = Layer.effectDiscard(Effect.gen(function*() {
@@ -67,7 +68,7 @@ export const controllerRoleLayer = (config: ControllerRoleConfig): Layer.Layer<n
     yield* syncCrds(crdManifests()).pipe(
       Effect.catch((error) =>
         Effect.logError(
-          `keeping the CRDs current failed; running on the CRDs as they are: ${error instanceof Error ? error.message : String(error)}. ` +
+          `keeping the CRDs current failed; running on the CRDs as they are: ${error.message}. ` +
             `Grant the controller get and update on the three listeners.stackable.tech CRDs, or set crds.manage=false (MANAGE_CRDS=false) and apply them yourself`
         )),
       Effect.andThen(readiness.markReady(READY_CRDS)),
