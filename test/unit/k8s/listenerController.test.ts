@@ -4,7 +4,7 @@
  */
 import { test } from "node:test"
 import assert from "node:assert/strict"
-import { Duration, Effect, Fiber } from "effect"
+import { Effect, Fiber } from "effect"
 import type { Scope } from "effect"
 import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
 import { Kinds } from "../../../domain/kinds.ts"
@@ -13,18 +13,10 @@ import { KubeApi } from "../../../effects/KubeApi.ts"
 import type { KubeObject } from "../../../effects/KubeApi.ts"
 import { makeListenerController } from "../../../k8s/listenerController.ts"
 import { listenerClassObject, listenerObject, readyOf } from "../effects/listenerHarness.ts"
+import { waitFor } from "./waitFor.ts"
 
 const run = <A, E>(effect: Effect.Effect<A, E, Scope.Scope>) => Effect.runPromise(Effect.scoped(effect))
 
-const waitFor = <A>(what: string, probe: () => A | undefined, timeout = Duration.seconds(5)) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < Duration.toMillis(timeout) / 10; i++) {
-      const value = probe()
-      if (value !== undefined && value !== false) return value
-      yield* Effect.sleep("10 millis")
-    }
-    return yield* Effect.die(new Error(`timed out waiting for ${what}`))
-  })
 
 const startController = Effect.gen(function*() {
   const cluster = yield* KubeApiMemory.make()

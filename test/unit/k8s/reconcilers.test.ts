@@ -4,7 +4,7 @@
  */
 import { test } from "node:test"
 import assert from "node:assert/strict"
-import { Duration, Effect } from "effect"
+import { Effect } from "effect"
 import type { Scope } from "effect"
 import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
 import { Kinds } from "../../../domain/kinds.ts"
@@ -13,6 +13,7 @@ import { KubeApi } from "../../../effects/KubeApi.ts"
 import type { KubeObject } from "../../../effects/KubeApi.ts"
 import { runReconcilers } from "../../../k8s/reconcilers.ts"
 import { listenerClassObject, listenerObject, readyOf } from "../effects/listenerHarness.ts"
+import { waitFor } from "./waitFor.ts"
 
 const run = <A, E>(effect: Effect.Effect<A, E, Scope.Scope>) => Effect.runPromise(Effect.scoped(effect))
 
@@ -36,14 +37,6 @@ const world = Effect.gen(function*() {
   return { cluster, listener, leaseObject, start }
 })
 
-const waitFor = (what: string, probe: () => boolean, timeout = Duration.seconds(5)) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < Duration.toMillis(timeout) / 10; i++) {
-      if (probe()) return
-      yield* Effect.sleep("10 millis")
-    }
-    return yield* Effect.die(new Error(`timed out waiting for ${what}`))
-  })
 
 test("reconcilers with leader election: reconcile once this replica holds the Lease", () =>
   run(Effect.gen(function*() {
