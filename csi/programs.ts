@@ -15,6 +15,7 @@ import type { KubeApiError } from "../effects/KubeApi.ts"
 import type { ListenerSelection } from "../effects/listenerSelection.ts"
 import type { VolumeError } from "../effects/volumeErrors.ts"
 import type { VolumeFsError } from "../effects/VolumeFs.ts"
+import type { AccessModeName } from "./proto.ts"
 
 export type { ListenerSelection }
 
@@ -22,14 +23,7 @@ export type { ListenerSelection }
 export type Topology = Readonly<Record<string, string>>
 
 /** CSI access modes this driver accepts (all defined ones except UNKNOWN). */
-export type AccessMode =
-  | "SINGLE_NODE_WRITER"
-  | "SINGLE_NODE_READER_ONLY"
-  | "MULTI_NODE_READER_ONLY"
-  | "MULTI_NODE_SINGLE_WRITER"
-  | "MULTI_NODE_MULTI_WRITER"
-  | "SINGLE_NODE_SINGLE_WRITER"
-  | "SINGLE_NODE_MULTI_WRITER"
+export type AccessMode = Exclude<AccessModeName, "UNKNOWN">
 
 /** A filesystem ("mount") volume capability; block volumes are refused at the edge. */
 export interface MountCapability {

@@ -9,6 +9,7 @@
 import type { ResourceKind } from "../../domain/kinds.ts"
 import { apiVersionOf, resourceKeyOf } from "../../domain/kinds.ts"
 import { KubeApiError } from "../../effects/KubeApi.ts"
+import { errorFromBadArgument } from "../http/errors.ts"
 import type {
   ApplyOptions,
   DeleteOptions,
@@ -96,25 +97,20 @@ export interface Selection {
   readonly fields: FieldSelector
 }
 
-/**
- * Ownership tracking of non-apply writes never fails a request: an object whose lists
- * cannot be keyed just loses its managed fields (the server's UpdateNoErrors).
- */
 /** `managedFields: [{}]` in a request clears all ownership (the server's reset convention). */
 const isResetManagedFields = (value: unknown): boolean =>
   Array.isArray(value) && value.length === 1 && isObject(value[0]) && Object.keys(value[0]).length === 0
 
-const missingArgument = (target: Target, detail: string, field: string): KubeApiError =>
-  new KubeApiError({
-    reason: "BadRequest",
-    verb: target.verb,
-    kind: target.kind.kind,
-    namespace: target.namespace,
-    objectName: target.name,
-    message: `${target.verb} ${target.kind.kind}: ${detail}`,
-    causes: [{ field, reason: "FieldValueRequired", message: detail }]
-  })
+/**
+ * A request without a name or namespace is refused before any round trip, as the HTTP
+ * adapter refuses it: the same error from both.
+ */
+const missingArgument = errorFromBadArgument
 
+/**
+ * Ownership tracking of non-apply writes never fails a request: an object whose lists
+ * cannot be keyed just loses its managed fields (the server's UpdateNoErrors).
+ */
 const trackOrClear = (f: () => ReadonlyArray<ManagedEntry>): ReadonlyArray<ManagedEntry> => {
   try {
     return f()
@@ -240,19 +236,7 @@ export class ApiServer {
       throw notFound(target)
     }
     this.checkPreconditions(kind, object, existing, target)
-    const requested = endpoint === "main" ? requestedManagedFields(body.metadata?.managedFields) : undefined
-    return this.writeExisting(kind, existing, object, target, endpoint, (live, next) =>
-      recordUpdate({
-        live,
-        next,
-        type: typeDefFor(resourceKeyOf(kind)),
-        entries: reset ? [] : requested ?? existing.managed,
-        manager,
-        subresource: endpoint === "status" ? "status" : undefined,
-        apiVersion: apiVersionOf(kind),
-        ignored: this.ignoredFields(kind, endpoint),
-        now: rfc3339(now)
-      }))
+    return this.writeAsUpdate(kind, existing, object, target, endpoint, manager, body.metadata?.managedFields, reset, now)
   }
 
   patch(
@@ -291,19 +275,7 @@ export class ApiServer {
     const object = this.decode(kind, patched, target)
     this.checkPreconditions(kind, object, existing, target)
     const manager = options.fieldManager ?? this.defaultFieldManager
-    const requested = endpoint === "main" ? requestedManagedFields(patched.metadata.managedFields) : undefined
-    return this.writeExisting(kind, existing, object, target, endpoint, (live, next) =>
-      recordUpdate({
-        live,
-        next,
-        type: typeDefFor(resourceKeyOf(kind)),
-        entries: reset ? [] : requested ?? existing.managed,
-        manager,
-        subresource: endpoint === "status" ? "status" : undefined,
-        apiVersion: apiVersionOf(kind),
-        ignored: this.ignoredFields(kind, endpoint),
-        now: rfc3339(now)
-      }))
+    return this.writeAsUpdate(kind, existing, object, target, endpoint, manager, patched.metadata.managedFields, reset, now)
   }
 
   apply(kind: ResourceKind, body: KubeObject, options: ApplyOptions, now: number, endpoint: Endpoint): KubeObject {
@@ -683,6 +655,37 @@ export class ApiServer {
   }
 
   /** Everything after the body is known: the strategy, ownership, validation, storage. */
+  /**
+   * An update or a patch of an existing object: ownership as the real server records it
+   * for those verbs (managedFields the request sends replace the recorded ones on the
+   * main resource; the empty list resets them).
+   */
+  private writeAsUpdate(
+    kind: ResourceKind,
+    existing: StoredObject,
+    object: KubeObject,
+    target: Target,
+    endpoint: Endpoint,
+    manager: string,
+    sentManagedFields: unknown,
+    reset: boolean,
+    now: number
+  ): KubeObject {
+    const requested = endpoint === "main" ? requestedManagedFields(sentManagedFields) : undefined
+    return this.writeExisting(kind, existing, object, target, endpoint, (live, next) =>
+      recordUpdate({
+        live,
+        next,
+        type: typeDefFor(resourceKeyOf(kind)),
+        entries: reset ? [] : requested ?? existing.managed,
+        manager,
+        subresource: endpoint === "status" ? "status" : undefined,
+        apiVersion: apiVersionOf(kind),
+        ignored: this.ignoredFields(kind, endpoint),
+        now: rfc3339(now)
+      }))
+  }
+
   private writeExisting(
     kind: ResourceKind,
     existing: StoredObject,

@@ -22,6 +22,7 @@ import { makeIdentityService } from "../../../csi/identity.ts"
 import { serveCsi } from "../../../csi/server.ts"
 import type { CsiService, NodeHandlers } from "../../../csi/server.ts"
 import { withTempDir } from "../withTempDir.ts"
+import { hangingHandler } from "./hangingHandler.ts"
 
 const quiet = <A, E>(effect: Effect.Effect<A, E, Scope.Scope>): Promise<A> =>
   Effect.runPromise(effect.pipe(Effect.scoped, Effect.provideService(References.MinimumLogLevel, "None")))
@@ -34,18 +35,7 @@ const serve = (socket: string, publish: NodeHandlers["NodePublishVolume"], shutd
     return yield* serveCsi({ endpoint: socket, services: [yield* identity, node], shutdownTimeout })
   })
 
-/** A handler that waits forever, telling when it started and when it was interrupted. */
-const hanging = () => {
-  const started = Effect.runSync(Deferred.make<void>())
-  const interrupted = Effect.runSync(Deferred.make<void>())
-  const handler = () =>
-    Deferred.succeed(started, undefined).pipe(
-      Effect.andThen(Effect.never),
-      Effect.onInterrupt(() => Deferred.succeed(interrupted, undefined)),
-      Effect.as({})
-    )
-  return { started, interrupted, handler }
-}
+const hanging = hangingHandler
 
 /** One message as gRPC frames it: compressed flag, 4-byte big-endian length, the bytes. */
 const frame = (message: Uint8Array, compressed = false): Buffer => {

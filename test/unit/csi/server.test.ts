@@ -21,6 +21,7 @@ import { serveCsi, socketPathOf } from "../../../csi/server.ts"
 import type { CsiServerError, CsiService, NodeHandlers } from "../../../csi/server.ts"
 import { KubeApiError } from "../../../effects/KubeApi.ts"
 import { PodVolumeNotFound } from "../../../effects/volumeErrors.ts"
+import { hangingHandler } from "./hangingHandler.ts"
 
 const tempDir = (): string => mkdtempSync(join(tmpdir(), "csi-"))
 
@@ -269,17 +270,7 @@ test("bytes that are not the request message answer INVALID_ARGUMENT naming the 
 test("a cancelled call interrupts its handler; shutdown cancels calls that outlive the timeout", async () => {
   const dir = tempDir()
   const socket = join(dir, "csi.sock")
-  const hanging = () => {
-    const started = Effect.runSync(Deferred.make<void>())
-    const interrupted = Effect.runSync(Deferred.make<void>())
-    const handler = () =>
-      Deferred.succeed(started, undefined).pipe(
-        Effect.andThen(Effect.never),
-        Effect.onInterrupt(() => Deferred.succeed(interrupted, undefined)),
-        Effect.as({})
-      )
-    return { started, interrupted, handler }
-  }
+  const hanging = hangingHandler
   // Cancelled by the client (deadline).
   const first = hanging()
   await run(Effect.gen(function*() {
