@@ -11,8 +11,6 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Config, Effect, Exit, Layer, Option, Result, Runtime } from "effect"
 import { Command, Flag, GlobalFlag } from "effect/cli"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { OPERATOR_VERSION } from "./adapters/version.ts"
 import { DEFAULT_CLUSTER_DOMAIN, DEFAULT_LISTENER_CLASS_PRESET, LISTENER_CLASS_PRESETS } from "./domain/constants.ts"
 import type { KubeApi } from "./effects/KubeApi.ts"
@@ -68,7 +66,7 @@ const launchRole = (
     // retrying; readiness says it is not ready until the server answers).
     const startupCheck = Layer.effectDiscard(Effect.forkScoped(kubeApiUsable.pipe(
       Effect.catch((error) =>
-        Effect.logWarning(`the Kubernetes API cannot be reached yet: ${error instanceof Error ? error.message : String(error)}; retrying`))
+        Effect.logWarning(`the Kubernetes API cannot be reached yet: ${error.message}; retrying`))
     )))
     return yield* Layer.launch(Layer.mergeAll(layer, probes, startupCheck).pipe(
       Layer.provide(Layer.mergeAll(KubeApiHttp.layer, Readiness.layer))
@@ -185,41 +183,24 @@ const crd = Command.make("crd", {}, () =>
   Command.withDescription("Print the CustomResourceDefinitions as YAML")
 )
 
-// Loaded on demand: the demos drive in-memory and local clusters that a deployed operator
-// never needs.
+// Loaded on demand: the demo drives an in-memory cluster that a deployed operator never
+// needs. The demos on a local control plane or real nodes need the test tools and run from
+// a checkout only (`npm run demo -- --cluster`, test/demo/).
 const demo = Command.make("demo", {
-  cluster: Flag.Boolean("cluster").pipe(
-    Flag.withDescription("Run on a real local control plane (kube-apiserver, etcd, …; builds them once from the Go module proxy)"),
-    Flag.withDefault(false)
-  ),
-  realNodes: Flag.Boolean("real-nodes").pipe(
-    Flag.withDescription("Run on real kubelets and containerd with the chart-installed operator image (needs root)"),
-    Flag.withDefault(false)
-  ),
   verbose: Flag.Boolean("verbose").pipe(
     Flag.withDescription("Show the roles' logs on stderr instead of writing them to a file"),
     Flag.withDefault(false)
   )
-}, ({ cluster, realNodes, verbose }) => {
-  // Where the roles log unless --verbose: a file named at the start, so the story stays readable.
-  const logs = verbose ? undefined : join(tmpdir(), `listener-operator-demo-${process.pid}.log`)
-  return realNodes
-    ? Effect.flatMap(Effect.promise(() => import("./demo/realNodesDemo.ts")), (module) => module.runRealNodesDemo)
-    : cluster
-    ? Effect.flatMap(Effect.promise(() => import("./demo/demo.ts")), (module) => module.runDemo({ logs }))
-    : Effect.flatMap(Effect.promise(() => import("./demo/memoryDemo.ts")), (module) => {
-      const say = (line: string) => process.stdout.write(`${line}\n`)
-      say(`listener-operator demo — the in-memory cluster: both roles' programs, no Go, no cluster${logs === undefined ? "" : ` (role logs: ${logs})`}`)
-      return module.runMemoryDemo({ say, logs: logs ?? "stderr" })
-    })
-}).pipe(
-  Command.withDescription("Show per-replica addresses on an in-memory cluster (default), a real local control plane (--cluster) or real nodes (--real-nodes)")
+}, ({ verbose }) =>
+  Effect.flatMap(Effect.promise(() => import("./demo/memoryDemo.ts")), (module) => module.runMemoryDemoOnStdout(module.demoLogFile(verbose)))
+).pipe(
+  Command.withDescription("Show per-replica addresses on an in-memory cluster, in seconds (from a checkout, `npm run demo -- --cluster` or `-- --real-nodes` runs it on real clusters)")
 )
 
 /** Failures that mean "the settings are wrong": the CLI's own parse errors and an unreadable kubeconfig. */
 const SETTINGS_ERRORS: ReadonlySet<string> = new Set([
   "MissingOption", "MissingArgument", "InvalidValue", "UnrecognizedOption", "DuplicateOption", "UnexpectedArgument",
-  "UnknownSubcommand", "ValidationError", "ShowHelp", "KubeConfigError"
+  "UnknownSubcommand", "ValidationError", "ShowHelp", "KubeConfigError", "RoleSettingMissing"
 ])
 
 const settingsError = (cause: Cause.Cause<unknown>): { readonly _tag: string; readonly message: string } | undefined => {
@@ -244,7 +225,7 @@ Command.make("listener-operator").pipe(
       const bad = settingsError(exit.cause)
       if (bad !== undefined) {
         // The CLI already printed its own parse errors with the usage.
-        if (bad._tag === "KubeConfigError") process.stderr.write(`listener-operator: ${bad.message}\n`)
+        if (bad._tag === "KubeConfigError" || bad._tag === "RoleSettingMissing") process.stderr.write(`listener-operator: ${bad.message}\n`)
         return onExit(2)
       }
       process.stderr.write(`${Cause.pretty(exit.cause)}\n`)

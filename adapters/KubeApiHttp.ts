@@ -18,7 +18,7 @@ import { connectionOf, kubeConfigFromDefault, kubeConfigFromFile, kubeConfigInCl
 import type { ClusterConnection, KubeConfigError } from "./http/kubeconfig.ts"
 import { lightConnection } from "./http/kubeconfigLight.ts"
 import type { KubeconfigSource } from "./http/kubeconfigLight.ts"
-import { makeKubeApi } from "./http/kubeApi.ts"
+import { makeKubeApi } from "./http/apiCalls.ts"
 import { makeTransport } from "./http/request.ts"
 import type { SocketStats } from "./http/request.ts"
 import type { RequestStats } from "./http/stats.ts"

@@ -13,6 +13,8 @@
  * volume is pinned to, with the same address.
  */
 import { appendFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { Effect, Fiber, Layer, Logger, References, Schedule } from "effect"
 import { EventRecorderKube } from "../adapters/EventRecorderKube.ts"
 import { KubeApiMemory } from "../adapters/KubeApiMemory.ts"
@@ -202,6 +204,20 @@ export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<Readonl
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)))
   const line = (cells: ReadonlyArray<string>) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd()
   return [line(header), ...rows.map(line)]
+}
+
+/**
+ * Where the roles log unless `verbose`: a file named at the start, so the story stays
+ * readable (undefined: stderr).
+ */
+export const demoLogFile = (verbose: boolean): string | undefined =>
+  verbose ? undefined : join(tmpdir(), `listener-operator-demo-${process.pid}.log`)
+
+/** The in-memory demo as `listener-operator demo` and `npm run demo` tell it on stdout. */
+export const runMemoryDemoOnStdout = (logs: string | undefined): Effect.Effect<void, unknown> => {
+  const say = (line: string) => process.stdout.write(`${line}\n`)
+  say(`listener-operator demo — the in-memory cluster: both roles' programs, no Go, no cluster${logs === undefined ? "" : ` (role logs: ${logs})`}`)
+  return runMemoryDemo({ say, logs: logs ?? "stderr" })
 }
 
 export const runMemoryDemo = (options: DemoOptions): Effect.Effect<void, unknown> => {

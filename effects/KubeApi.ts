@@ -19,8 +19,8 @@
  * - Gone: a watch or list resourceVersion is too old (410 Expired); relist.
  * - TooManyRequests / Unavailable / Timeout / Internal: transient server-side trouble.
  */
-import { Context, Data, Effect, Option } from "effect"
-import type { Stream } from "effect"
+import { Context, Data, Effect, Layer, Option, Stream } from "effect"
+import { apiVersionOf } from "../domain/kinds.ts"
 import type { ResourceKind } from "../domain/kinds.ts"
 
 export interface OwnerReference {
@@ -174,12 +174,21 @@ export const getOption = <A, R>(
     Effect.catchIf(hasReason("NotFound"), () => Effect.succeed(Option.none<A>()))
   )
 
+/**
+ * The object with the `apiVersion`/`kind` of `kind` where it lacks them: a real API server
+ * omits them on list items of built-in kinds, and callers always get them.
+ */
+export const withTypeMeta = (kind: ResourceKind, object: KubeObject): KubeObject =>
+  object.apiVersion !== undefined && object.kind !== undefined
+    ? object
+    : { ...object, apiVersion: object.apiVersion ?? apiVersionOf(kind), kind: object.kind ?? kind.kind }
+
 /** Treat "already gone" as success (idempotent deletes). */
 export const ignoreNotFound = <R>(
   effect: Effect.Effect<void, KubeApiError, R>
 ): Effect.Effect<void, KubeApiError, R> => effect.pipe(Effect.catchIf(hasReason("NotFound"), () => Effect.void))
 
-export class KubeApi extends Context.Service<KubeApi, {
+type KubeApiMethods = {
   get(kind: ResourceKind, ref: ObjectRef): Effect.Effect<KubeObject, KubeApiError>
   list(kind: ResourceKind, options?: ListOptions): Effect.Effect<ListResult, KubeApiError>
   watch(kind: ResourceKind, options: WatchOptions): Stream.Stream<WatchEvent, KubeApiError>
@@ -194,4 +203,41 @@ export class KubeApi extends Context.Service<KubeApi, {
   applyStatus(kind: ResourceKind, object: KubeObject, options: ApplyOptions): Effect.Effect<KubeObject, KubeApiError>
   patchStatus(kind: ResourceKind, ref: ObjectRef, patch: unknown, options: PatchOptions): Effect.Effect<KubeObject, KubeApiError>
   delete(kind: ResourceKind, ref: ObjectRef, options?: DeleteOptions): Effect.Effect<void, KubeApiError>
-}>()("listener-operator/effects/KubeApi") {}
+}
+
+/** A call a stand-in does not implement: a defect naming it, so a test fails saying which call it did not expect. */
+const notImplemented = (method: string) => () => Effect.die(new Error(`KubeApi stand-in: ${method} is not implemented`))
+
+/**
+ * The port, and stand-ins for tests (as `EventRecorder.layerNoop`):
+ * - `KubeApi.stub(methods)`: only `methods` answer; any other call dies naming it.
+ * - `KubeApi.overriding(api, methods)`: `api` with `methods` in place of its own, e.g. a
+ *   fault, a delay or a cut connection injected into the in-memory server.
+ * Each has a layer form.
+ */
+export class KubeApi extends Context.Service<KubeApi, KubeApiMethods>()("listener-operator/effects/KubeApi") {
+  static readonly stub = (methods: Partial<KubeApiMethods> = {}): KubeApiMethods =>
+    KubeApi.of({
+      get: notImplemented("get"),
+      list: notImplemented("list"),
+      watch: () => Stream.die(new Error("KubeApi stand-in: watch is not implemented")),
+      create: notImplemented("create"),
+      update: notImplemented("update"),
+      apply: notImplemented("apply"),
+      patch: notImplemented("patch"),
+      updateStatus: notImplemented("updateStatus"),
+      applyStatus: notImplemented("applyStatus"),
+      patchStatus: notImplemented("patchStatus"),
+      delete: notImplemented("delete"),
+      ...methods
+    })
+
+  static readonly layerStub = (methods: Partial<KubeApiMethods> = {}): Layer.Layer<KubeApi> =>
+    Layer.succeed(KubeApi, KubeApi.stub(methods))
+
+  static readonly overriding = (api: KubeApiMethods, methods: Partial<KubeApiMethods>): KubeApiMethods =>
+    KubeApi.of({ ...api, ...methods })
+
+  static readonly layerOverriding = (api: KubeApiMethods, methods: Partial<KubeApiMethods>): Layer.Layer<KubeApi> =>
+    Layer.succeed(KubeApi, KubeApi.overriding(api, methods))
+}

@@ -1,4 +1,5 @@
 /** The programs: reconcile a Listener, provision / publish / unpublish a listener volume, presets. */
+export * from "./action.ts"
 export * from "./reconcileListener.ts"
 export * from "./listenerErrors.ts"
 export * from "./presets.ts"

@@ -18,7 +18,7 @@
  * - Failures are typed (`ListenerError`); `listenerErrorPolicy` turns each into a
  *   condition, an Event and an Action (see listenerErrors.ts).
  */
-import { Clock, Duration, Effect, Option, Result } from "effect"
+import { Clock, Effect, Option, Result } from "effect"
 import { DecodeResult } from "../domain/decode.ts"
 import type { DecodeError } from "../domain/decode.ts"
 import { Kinds } from "../domain/kinds.ts"
@@ -42,6 +42,7 @@ import {
 } from "../domain/listenerPlan/index.ts"
 import type { ListenerStatus, NodeInput, ServiceInput } from "../domain/listenerPlan/index.ts"
 import type { Listener } from "../domain/listener.ts"
+import { Action } from "./action.ts"
 import { EventRecorder } from "./EventRecorder.ts"
 import { KubeApi } from "./KubeApi.ts"
 import type { KubeApiError, KubeObject } from "./KubeApi.ts"
@@ -64,18 +65,6 @@ import { refuseClassOutsideNamespaces } from "./classNamespaceRule.ts"
 import type { ListenerIdentity } from "./ListenerView.ts"
 import { adoptListenerStatus, adoptService, dropsStatusKeys } from "./adoption.ts"
 import { currentGaps, learnGaps, wireStatus, withoutUndeclared } from "./statusSchemaGaps.ts"
-
-/**
- * What to do next with the Listener. Structurally the controller runtime's `Action`
- * (k8s/runtime/action.ts), restated here because effects/ must not import k8s/.
- */
-export type ListenerAction =
-  | { readonly _tag: "AwaitChange" }
-  | { readonly _tag: "RetryWithBackoff" }
-  | { readonly _tag: "RequeueAfter"; readonly delay: Duration.Duration }
-
-export const awaitChange: ListenerAction = { _tag: "AwaitChange" }
-export const retryWithBackoff: ListenerAction = { _tag: "RetryWithBackoff" }
 
 const refOfRaw = (raw: KubeObject): ListenerRef => ({
   namespace: raw.metadata.namespace ?? "",
@@ -207,7 +196,7 @@ const reportRefusedOverrides = (nodes: ReadonlyArray<NodeInput>) =>
  */
 export const reconcileListener = Effect.fn("reconcileListener")(function*(raw: KubeObject) {
   const ref = refOfRaw(raw)
-  if (raw.metadata.deletionTimestamp !== undefined) return awaitChange
+  if (raw.metadata.deletionTimestamp !== undefined) return Action.awaitChange
   const { listener, identity } = yield* decodeListener(raw, ref)
   const className = listener.spec.className
   if (className === undefined || className === "") return yield* new NoClassName(ref)
@@ -317,7 +306,7 @@ export const reconcileListener = Effect.fn("reconcileListener")(function*(raw: K
     // Reported with the status change that names them, not on every reconcile.
     yield* reportRefusedOverrides(nodes)
   }
-  return awaitChange
+  return Action.awaitChange
 })
 
 /**
@@ -356,13 +345,13 @@ export const listenerErrorPolicy = Effect.fn("listenerErrorPolicy")(function*(ra
       const written = yield* Effect.result(writeStatus(raw, status))
       if (Result.isFailure(written)) {
         yield* Effect.logWarning(`could not report ${error._tag} on the Listener: ${written.failure.message}`)
-        return retryWithBackoff
+        return Action.retryWithBackoff
       }
     }
   } else {
     yield* recordEvent
   }
-  return policy.retry === "awaitChange" ? awaitChange : retryWithBackoff
+  return policy.retry === "awaitChange" ? Action.awaitChange : Action.retryWithBackoff
 })
 
 /** Reconcile and apply the error policy: what the controller runs per Listener. Never fails. */

@@ -1,7 +1,7 @@
 /**
  * The Listener controller: the controller runtime wired for Listeners (SPEC §3).
  *
- * Primary: Listener. Caches (all reads of the reconcile come from them, see listenerView.ts)
+ * Primary: Listener. Caches (all reads of the reconcile come from them, see listenerCaches.ts)
  * and what a change of each enqueues:
  * - Service → its controlling Listener, and the Listener of the same name (so a foreign
  *   Service's removal lets a Listener in ServiceConflict proceed);
@@ -13,11 +13,11 @@
  * - Node → Listeners backed by it (PVs pinned to it, EndpointSlices with endpoints on it),
  *   only when its addresses or its address override annotation change (heartbeats and
  *   condition updates are ignored).
- * With `leaderElection` set, the caches run on every replica (a standby takes over warm)
- * and only the lease holder reconciles (k8s/runtime/leaderElection.ts).
+ * Mappers read the caches they are built with (ListenerClass and Node mappers go through
+ * the caches' indexes). The caches run wherever the controller is built; leader election,
+ * when there is one, is the caller's (k8s/reconcilers.ts).
  */
-import { makeStatusSchemaGaps, StatusSchemaGaps } from "../effects/statusSchemaGaps.ts"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import type { Duration } from "effect"
 import {
   LABEL_APP_MANAGED_BY,
@@ -32,16 +32,15 @@ import type { EventRecorder } from "../effects/EventRecorder.ts"
 import type { KubeApi, KubeObject, ObjectRef } from "../effects/KubeApi.ts"
 import type { ListenerError } from "../effects/listenerErrors.ts"
 import { ListenerView } from "../effects/ListenerView.ts"
-import { awaitChange, listenerErrorPolicy, reconcileListener } from "../effects/reconcileListener.ts"
-import { listenerCacheSpecs, ListenerIndex, listenerViewOf } from "./listenerView.ts"
-import type { ListenerCaches } from "./listenerView.ts"
+import { listenerErrorPolicy, reconcileListener } from "../effects/reconcileListener.ts"
+import { makeStatusSchemaGaps, StatusSchemaGaps } from "../effects/statusSchemaGaps.ts"
+import { listenerCacheSpecs, ListenerIndex, listenerViewOf } from "./listenerCaches.ts"
+import type { ListenerCaches } from "./listenerCaches.ts"
 import { trackListenerReadiness } from "./listenerMetrics.ts"
 import type { BackoffPolicy } from "./runtime/backoff.ts"
-import { runWhileLeading } from "./runtime/leaderElection.ts"
-import type { LeaderElectionConfig } from "./runtime/leaderElection.ts"
-import { makeController } from "./runtime/controller.ts"
-import type { Mapper } from "./runtime/controller.ts"
-import type { Change, Store } from "./runtime/store.ts"
+import { controllerOwnerRefOf, makeController } from "./runtime/controller.ts"
+import { refOf } from "./runtime/objectRef.ts"
+import type { Change } from "./runtime/store.ts"
 
 export interface ListenerControllerOptions {
   /** Listeners reconciled at once (default 4). */
@@ -50,8 +49,6 @@ export interface ListenerControllerOptions {
   readonly resyncInterval?: Duration.Input | undefined
   /** Backoff for transient failures (runtime default: 1 s doubling to 5 min). */
   readonly backoff?: BackoffPolicy | undefined
-  /** Reconcile only while holding this Lease (omit for a single replica, tests, the demo). */
-  readonly leaderElection?: LeaderElectionConfig | undefined
 }
 
 const CONTROLLER_NAME = "listener"
@@ -67,11 +64,11 @@ const listenerOfEndpointSlice = (slice: KubeObject): ReadonlyArray<ObjectRef> =>
   return service ? [{ namespace: slice.metadata.namespace, name: service }] : []
 }
 
-/** The controlling Listener, and the Listener of the same name (the Service name = Listener name). */
-const listenersOfService: Mapper = (service) => {
-  const owner = service.metadata.ownerReferences?.find((ref) => ref.controller === true && ref.kind === "Listener")
-  const sameName = { namespace: service.metadata.namespace, name: service.metadata.name ?? "" }
-  return owner === undefined || owner.name === sameName.name ? [sameName] : [sameName, { namespace: sameName.namespace, name: owner.name }]
+/** The Listener of the same name (the Service name = Listener name), and the controlling Listener. */
+const listenersOfService = (service: KubeObject): ReadonlyArray<ObjectRef> => {
+  const sameName = refOf(service)
+  const owner = controllerOwnerRefOf("Listener", service)
+  return owner === undefined || owner.name === sameName.name ? [sameName] : [sameName, owner]
 }
 
 const addressesOf = (node: KubeObject | undefined): unknown =>
@@ -83,50 +80,6 @@ const nodeAddressesChanged = (change: Change): boolean =>
   change.previous === undefined || change.current === undefined ||
   !jsonEquals(addressesOf(change.previous), addressesOf(change.current)) || overrideOf(change.previous) !== overrideOf(change.current)
 
-// Mappers are synchronous; the stores' index reads are synchronous effects underneath.
-const readNow = <A>(effect: Effect.Effect<A>): A => Effect.runSync(effect)
-
-const refOfObject = (object: KubeObject): ObjectRef => ({ namespace: object.metadata.namespace, name: object.metadata.name ?? "" })
-
-/** The controller spec, with mappers that look objects up in `caches()` (set once the caches exist). */
-const controllerSpec = (caches: () => ListenerCaches | undefined) => ({
-  name: CONTROLLER_NAME,
-  primary: listenerCacheSpecs.listeners,
-  watches: {
-    listenerClasses: {
-      ...listenerCacheSpecs.listenerClasses,
-      mapper: ((listenerClass) => {
-        const current = caches()
-        return current === undefined ? [] : readNow(current.listeners.listBy(ListenerIndex.className, listenerClass.metadata.name ?? "")).map(refOfObject)
-      }) satisfies Mapper
-    },
-    services: { ...listenerCacheSpecs.services, mapper: listenersOfService },
-    endpointSlices: {
-      ...listenerCacheSpecs.endpointSlices,
-      labelSelector: `${LABEL_APP_MANAGED_BY}=${MANAGED_BY}`,
-      mapper: listenerOfEndpointSlice
-    },
-    volumes: {
-      ...listenerCacheSpecs.volumes,
-      labelSelector: `${PV_LABEL_LISTENER_NAMESPACE},${PV_LABEL_LISTENER_NAME}`,
-      mapper: listenerOfLabels
-    },
-    nodes: {
-      ...listenerCacheSpecs.nodes,
-      shouldEnqueue: nodeAddressesChanged,
-      mapper: ((node) => {
-        const current = caches()
-        if (current === undefined) return []
-        const name = node.metadata.name ?? ""
-        return [
-          ...readNow(current.volumes.listBy(ListenerIndex.pinnedNode, name)).flatMap(listenerOfLabels),
-          ...readNow(current.endpointSlices.listBy(ListenerIndex.node, name)).flatMap(listenerOfEndpointSlice)
-        ]
-      }) satisfies Mapper
-    }
-  }
-})
-
 /** How often listener_operator_listeners is recounted from the cache (k8s/listenerMetrics.ts). */
 const LISTENER_READINESS_SAMPLE_EVERY = "5 seconds"
 
@@ -136,16 +89,33 @@ const LISTENER_READINESS_SAMPLE_EVERY = "5 seconds"
  * caches stay warm for a later `run`, e.g. after regaining leadership).
  */
 export const makeListenerController = Effect.gen(function*() {
-  let caches: ListenerCaches | undefined
-  const controller = yield* makeController(controllerSpec(() => caches))
-  caches = {
-    listeners: controller.primary as Store<typeof ListenerIndex.className>,
-    listenerClasses: controller.stores.listenerClasses,
-    services: controller.stores.services as ListenerCaches["services"],
-    endpointSlices: controller.stores.endpointSlices as ListenerCaches["endpointSlices"],
-    volumes: controller.stores.volumes as ListenerCaches["volumes"],
-    nodes: controller.stores.nodes
-  }
+  const controller = yield* makeController({
+    name: CONTROLLER_NAME,
+    primary: listenerCacheSpecs.listeners,
+    watches: {
+      listenerClasses: listenerCacheSpecs.listenerClasses,
+      services: listenerCacheSpecs.services,
+      endpointSlices: { ...listenerCacheSpecs.endpointSlices, labelSelector: `${LABEL_APP_MANAGED_BY}=${MANAGED_BY}` },
+      volumes: { ...listenerCacheSpecs.volumes, labelSelector: `${PV_LABEL_LISTENER_NAMESPACE},${PV_LABEL_LISTENER_NAME}` },
+      nodes: { ...listenerCacheSpecs.nodes, shouldEnqueue: nodeAddressesChanged }
+    },
+    mappers: ({ primary, stores }) => ({
+      listenerClasses: (listenerClass) =>
+        Effect.map(primary.listBy(ListenerIndex.className, listenerClass.metadata.name ?? ""), (listeners) => listeners.map(refOf)),
+      services: (service) => Effect.succeed(listenersOfService(service)),
+      endpointSlices: (slice) => Effect.succeed(listenerOfEndpointSlice(slice)),
+      volumes: (pv) => Effect.succeed(listenerOfLabels(pv)),
+      nodes: (node) =>
+        Effect.map(
+          Effect.all([
+            stores.volumes.listBy(ListenerIndex.pinnedNode, node.metadata.name ?? ""),
+            stores.endpointSlices.listBy(ListenerIndex.node, node.metadata.name ?? "")
+          ]),
+          ([volumes, slices]) => [...volumes.flatMap(listenerOfLabels), ...slices.flatMap(listenerOfEndpointSlice)]
+        )
+    })
+  })
+  const caches: ListenerCaches = { listeners: controller.primary, ...controller.stores }
   const view = listenerViewOf(caches)
   const listeners = caches.listeners
   // On every replica (the cache is warm on standbys too), for the whole life of the caches.
@@ -156,15 +126,12 @@ export const makeListenerController = Effect.gen(function*() {
   const withView = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     effect.pipe(Effect.provideService(ListenerView, view), Effect.provideService(StatusSchemaGaps, gaps))
 
-  const reconcile = (ref: ObjectRef) =>
-    Effect.flatMap(listeners.get(ref), (cached) =>
-      Option.isNone(cached) ? Effect.succeed(awaitChange) : withView(reconcileListener(cached.value)))
+  // Both get the Listener as cached when its run starts (k8s/runtime/controller.ts).
+  const reconcile = (listener: KubeObject) => withView(reconcileListener(listener))
+  const errorPolicy = (error: ListenerError, listener: KubeObject) => withView(listenerErrorPolicy(listener, error))
 
-  const errorPolicy = (error: ListenerError, ref: ObjectRef) =>
-    Effect.flatMap(listeners.get(ref), (cached) =>
-      Option.isNone(cached) ? Effect.succeed(awaitChange) : withView(listenerErrorPolicy(cached.value, error)))
-
-  const loop = (options: ListenerControllerOptions) =>
+  /** The reconcile loop; never returns. */
+  const run = (options: ListenerControllerOptions = {}): Effect.Effect<never, never, KubeApi | EventRecorder> =>
     controller.run({
       reconcile,
       errorPolicy,
@@ -172,9 +139,6 @@ export const makeListenerController = Effect.gen(function*() {
       resyncInterval: options.resyncInterval,
       backoff: options.backoff
     })
-  /** The reconcile loop (only while leading, when `leaderElection` is set); never returns. */
-  const run = (options: ListenerControllerOptions = {}): Effect.Effect<never, never, KubeApi | EventRecorder> =>
-    options.leaderElection === undefined ? loop(options) : runWhileLeading(options.leaderElection, loop(options))
 
   return { controller, caches, view, run } as const
 })

@@ -20,13 +20,13 @@ import { decideNodeLoss } from "../domain/nodeLoss.ts"
 import type { PinnedNodeState } from "../domain/nodeLoss.ts"
 import type { EventRecorder } from "../effects/EventRecorder.ts"
 import { getOption, KubeApi } from "../effects/KubeApi.ts"
-import type { KubeApiError, KubeObject, ObjectRef } from "../effects/KubeApi.ts"
+import type { KubeApiError, KubeObject } from "../effects/KubeApi.ts"
 import { releasePinnedVolume, reportPinnedNodeLost, volumePolicyOf } from "../effects/releasePinnedVolume.ts"
 import type { PinnedVolume } from "../effects/releasePinnedVolume.ts"
-import { Action } from "./runtime/action.ts"
+import { Action } from "../effects/action.ts"
 import { makeController } from "./runtime/controller.ts"
-import type { Mapper } from "./runtime/controller.ts"
-import type { Change, Indexer, Store } from "./runtime/store.ts"
+import { refOf } from "./runtime/objectRef.ts"
+import type { Change, Indexer } from "./runtime/store.ts"
 
 const PINNED_NODE_INDEX = "pinnedNode"
 
@@ -119,14 +119,11 @@ const readinessChanged = (change: Change): boolean => {
   return before?.["status"] !== after?.["status"] || before?.["lastTransitionTime"] !== after?.["lastTransitionTime"]
 }
 
-const refOfObject = (object: KubeObject): ObjectRef => ({ name: object.metadata.name ?? "" })
-
 /**
  * Builds the controller (caches start filling in the current scope). `run` reconciles once
  * every cache has listed and never returns; leader election is the caller's (controllerRole).
  */
 export const makeNodeLossController = Effect.gen(function*() {
-  let volumes: Store<typeof PINNED_NODE_INDEX> | undefined
   // Recovery-off reports are made once per loss of a volume's Node (per process): resyncs
   // stay silent. Keyed by PV name, valued by `<PV uid>/<node>`; an entry is dropped as soon
   // as the PV is gone or its Node is back, so the map holds at most the listener PVs that
@@ -139,24 +136,18 @@ export const makeNodeLossController = Effect.gen(function*() {
       transform: slimVolume,
       indexes: { [PINNED_NODE_INDEX]: pinnedNodeIndexer },
       shouldEnqueue: (change: Change) => {
-        // The runtime never reconciles a deleted primary, so a deleted PV's report is forgotten here.
+        // The runtime skips a primary that is gone from the cache, so a deleted PV's report is forgotten here.
         if (change.current === undefined && change.previous !== undefined) reported.delete(change.previous.metadata.name ?? "")
         return pinnedVolumeOf(change.current ?? change.previous!) !== undefined
       }
     },
     watches: {
-      nodes: {
-        kind: Kinds.Node,
-        transform: slimNodeReadiness,
-        shouldEnqueue: readinessChanged,
-        mapper: ((node) =>
-          volumes === undefined
-            ? []
-            : Effect.map(volumes.listBy(PINNED_NODE_INDEX, node.metadata.name ?? ""), (pvs) => pvs.map(refOfObject))) satisfies Mapper
-      }
-    }
+      nodes: { kind: Kinds.Node, transform: slimNodeReadiness, shouldEnqueue: readinessChanged }
+    },
+    mappers: ({ primary }) => ({
+      nodes: (node) => Effect.map(primary.listBy(PINNED_NODE_INDEX, node.metadata.name ?? ""), (pvs) => pvs.map(refOf))
+    })
   })
-  volumes = controller.primary as Store<typeof PINNED_NODE_INDEX>
   const nodes = controller.stores.nodes
 
   /** The Node's state, from the cache when it says Ready, else confirmed by the API server. */
@@ -169,19 +160,20 @@ export const makeNodeLossController = Effect.gen(function*() {
       return Option.isNone(live) ? { _tag: "Deleted" as const } : pinnedNodeStateOf(live.value)
     })
 
-  const reconcile = (ref: ObjectRef): Effect.Effect<Action, KubeApiError, KubeApi | EventRecorder> =>
+  /** One PersistentVolume, as cached when its run starts. */
+  const reconcile = (pv: KubeObject): Effect.Effect<Action, KubeApiError, KubeApi | EventRecorder> =>
     Effect.gen(function*() {
-      const cached = yield* controller.primary.get(ref)
-      const volume = Option.isNone(cached) || cached.value.metadata.deletionTimestamp !== undefined ? undefined : pinnedVolumeOf(cached.value)
+      const name = pv.metadata.name ?? ""
+      const volume = pv.metadata.deletionTimestamp !== undefined ? undefined : pinnedVolumeOf(pv)
       if (volume === undefined) {
-        // The PV is gone (or no longer a pinned listener volume): its report concerns nothing.
-        reported.delete(ref.name)
+        // The PV is going (or no longer a pinned listener volume): its report concerns nothing.
+        reported.delete(name)
         return Action.awaitChange
       }
       const fromCache = yield* nodeState(volume.nodeName, false)
       if (fromCache._tag === "Present" && fromCache.ready !== false) {
         // The Node is back: a later loss is a new one, reported again.
-        reported.delete(ref.name)
+        reported.delete(name)
         return Action.awaitChange
       }
       // Only now, with the Node in trouble: confirm with the API server and read the policy.
@@ -190,28 +182,28 @@ export const makeNodeLossController = Effect.gen(function*() {
       const decision = decideNodeLoss({ nodeName: volume.nodeName, node, policy: policy.policy, nowMillis: yield* Clock.currentTimeMillis })
       switch (decision._tag) {
         case "Keep":
-          reported.delete(ref.name)
+          reported.delete(name)
           return Action.awaitChange
         case "Wait":
           return Action.requeueAfter(decision.afterMillis)
         case "Report": {
           const incident = `${volume.uid ?? volume.name}/${volume.nodeName}`
-          if (reported.get(ref.name) !== incident) {
+          if (reported.get(name) !== incident) {
             yield* reportPinnedNodeLost(volume, decision.why, policy)
-            reported.set(ref.name, incident)
+            reported.set(name, incident)
           }
           return Action.awaitChange
         }
         case "Release":
-          reported.delete(ref.name)
+          reported.delete(name)
           yield* releasePinnedVolume(volume, decision.why, policy.className ?? "")
           return Action.awaitChange
       }
     })
 
-  const errorPolicy = (error: KubeApiError, ref: ObjectRef) =>
+  const errorPolicy = (error: KubeApiError, pv: KubeObject) =>
     Effect.as(
-      Effect.logWarning(`node-loss recovery of PersistentVolume ${ref.name} failed, retrying: ${error.reason}: ${error.message}`),
+      Effect.logWarning(`node-loss recovery of PersistentVolume ${pv.metadata.name} failed, retrying: ${error.reason}: ${error.message}`),
       Action.retryWithBackoff
     )
 

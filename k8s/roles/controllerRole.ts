@@ -1,6 +1,6 @@
 /**
  * The controller role (`run controller`): the Listener controller and the node-loss
- * controller (behind one leader election), the preset ListenerClasses, and the CSI Identity + Controller services on
+ * controller (behind one leader election, k8s/reconcilers.ts), the preset ListenerClasses, and the CSI Identity + Controller services on
  * one Unix socket, beside which the external-provisioner sidecar runs.
  *
  * Every replica serves CSI (the provisioner sidecar elects its own leader) and keeps the
@@ -20,10 +20,9 @@ import { makeControllerService } from "../../csi/controllerService.ts"
 import { VolumeProvisionerLive } from "../../csi/volumePrograms.ts"
 import { crdManifests } from "../crds.ts"
 import { syncCrds } from "../crdSync.ts"
-import { makeListenerController } from "../listenerController.ts"
-import { makeNodeLossController } from "../nodeLossController.ts"
-import { runWhileLeading } from "../runtime/leaderElection.ts"
+import { runReconcilers } from "../reconcilers.ts"
 import { Readiness } from "../operability/probes.ts"
+import type { ControllerRoleError } from "./roleErrors.ts"
 import { serveRoleCsi } from "./serveRoleCsi.ts"
 
 export interface ControllerRoleConfig {
@@ -51,7 +50,7 @@ const READY_CRDS = "crds"
 // Presets must not block start-up when the API server is briefly away: retry in the background.
 const presetRetry = Schedule.min([Schedule.exponential("1 second"), Schedule.spaced("30 seconds")]).pipe(Schedule.jittered)
 
-export const controllerRoleLayer = (config: ControllerRoleConfig): Layer.Layer<never, unknown, KubeApi | Readiness> => {
+export const controllerRoleLayer = (config: ControllerRoleConfig): Layer.Layer<never, ControllerRoleError, KubeApi | Readiness> => {
   const settings = { clusterDomain: config.clusterDomain, fieldManager: FieldManagers.controller }
 
   const csi = Layer.effectDiscard(Effect.gen(function*() {
@@ -69,7 +68,7 @@ export const controllerRoleLayer = (config: ControllerRoleConfig): Layer.Layer<n
     yield* syncCrds(crdManifests()).pipe(
       Effect.catch((error) =>
         Effect.logError(
-          `keeping the CRDs current failed; running on the CRDs as they are: ${error instanceof Error ? error.message : String(error)}. ` +
+          `keeping the CRDs current failed; running on the CRDs as they are: ${error.message}. ` +
             `Grant the controller get and update on the three listeners.stackable.tech CRDs, or set crds.manage=false (MANAGE_CRDS=false) and apply them yourself`
         )),
       Effect.andThen(readiness.markReady(READY_CRDS)),
@@ -90,17 +89,13 @@ export const controllerRoleLayer = (config: ControllerRoleConfig): Layer.Layer<n
     )
   }))
 
-  // Caches run on every replica (a new leader starts warm); only the lease holder reconciles,
-  // with both controllers under one lease.
-  const reconcileLoop = Effect.scoped(Effect.gen(function*() {
-    yield* Deferred.await(crdsSynced)
-    const listeners = yield* makeListenerController
-    const nodeLoss = yield* makeNodeLossController
-    const loops = Effect.all([listeners.run(), nodeLoss.run], { concurrency: "unbounded", discard: true })
-    return yield* config.leaderElection === undefined
-      ? loops
-      : runWhileLeading({ lease: config.leaderElection, identity: config.instance }, loops)
-  })).pipe(Effect.provideService(ListenerSettings, settings))
+  // Caches run on every replica (a new leader starts warm); only the lease holder reconciles.
+  const reconcileLoop = Deferred.await(crdsSynced).pipe(
+    Effect.andThen(runReconcilers({
+      leaderElection: config.leaderElection === undefined ? undefined : { lease: config.leaderElection, identity: config.instance }
+    })),
+    Effect.provideService(ListenerSettings, settings)
+  )
   const controller = Layer.effectDiscard(Effect.forkScoped(reconcileLoop))
 
   const events = EventRecorderKube.layer({

@@ -6,8 +6,9 @@
 import { Effect } from "effect"
 import { Kinds } from "../../domain/kinds.ts"
 import { hasReason, KubeApi } from "../../effects/KubeApi.ts"
+import type { KubeApiError } from "../../effects/KubeApi.ts"
 
-export const kubeApiUsable: Effect.Effect<void, unknown, KubeApi> = Effect.gen(function*() {
+export const kubeApiUsable: Effect.Effect<void, KubeApiError, KubeApi> = Effect.gen(function*() {
   const api = yield* KubeApi
   yield* api.get(Kinds.ListenerClass, { name: "listener-operator-readiness-probe" }).pipe(
     Effect.asVoid,

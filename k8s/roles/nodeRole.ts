@@ -21,6 +21,8 @@ import { serveRegistration } from "../../csi/registration.ts"
 import { VolumePublisherLive } from "../../csi/volumePrograms.ts"
 import { makeNodeCaches } from "../nodeCaches.ts"
 import { Readiness } from "../operability/probes.ts"
+import { RoleSettingMissing } from "./roleErrors.ts"
+import type { NodeRoleError } from "./roleErrors.ts"
 import { serveRoleCsi } from "./serveRoleCsi.ts"
 
 export interface NodeRoleConfig {
@@ -66,7 +68,7 @@ const PUBLISHED_VOLUMES_SAMPLE_EVERY = "15 seconds"
 const defaultStateDir = (csiEndpoint: string, nodeName: string): string =>
   join(dirname(csiEndpoint.startsWith("unix://") ? csiEndpoint.slice("unix://".length) : csiEndpoint), "published-volumes", nodeName)
 
-/** Events of waiting publishes (effects/publishWaiting.ts) name the node plugin as their reporter. */
+/** Events of waiting publishes (effects/volumeWaiting.ts) name the node plugin as their reporter. */
 export const NODE_REPORTING_CONTROLLER = "listeners.stackable.tech/listener-operator-node"
 
 /** Serve the registration socket; not ready until the kubelet reports the plugin registered. */
@@ -81,10 +83,10 @@ const registerWithKubelet = (registration: NonNullable<NodeRoleConfig["registrat
     })
   })
 
-export const nodeRoleLayer = (config: NodeRoleConfig): Layer.Layer<never, unknown, KubeApi | Readiness> =>
+export const nodeRoleLayer = (config: NodeRoleConfig): Layer.Layer<never, NodeRoleError, KubeApi | Readiness> =>
   Layer.effectDiscard(Effect.gen(function*() {
     if (config.nodeName.trim() === "") {
-      return yield* Effect.fail(new Error("the node role needs the node name: set KUBERNETES_NODE_NAME or --node-name"))
+      return yield* new RoleSettingMissing({ flag: "--node-name", message: "the node role needs the node name: set KUBERNETES_NODE_NAME or --node-name" })
     }
     const node = yield* makeNodeService({ nodeName: config.nodeName, kubeletPodsDir: config.kubeletPodsDir })
     // takeOver: a plugin still serving on this node is the one the DaemonSet's surge update

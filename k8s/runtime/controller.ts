@@ -8,20 +8,25 @@
  *     name: "listener",
  *     primary: { kind: Kinds.Listener, indexes: { className: byClassName } },
  *     watches: {
- *       services: { kind: Kinds.Service, mapper: controllerOwnerOfKind("Listener") },
+ *       services: { kind: Kinds.Service },
  *       volumes: {
  *         kind: Kinds.PersistentVolume,
  *         labelSelector: `${NS_LABEL},${NAME_LABEL}`,
- *         indexes: { listener: Indexers.labels([NS_LABEL, NAME_LABEL]) },
- *         // called with the old AND the new object: relabelling a PV enqueues both Listeners
- *         mapper: (pv) => listenerNamedBy(pv.metadata.labels)
+ *         indexes: { listener: Indexers.labels([NS_LABEL, NAME_LABEL]) }
  *       },
- *       nodes: { kind: Kinds.Node, shouldEnqueue: addressesChanged, mapper: (node) => effectReadingAnIndex(node) }
- *     }
+ *       nodes: { kind: Kinds.Node, shouldEnqueue: addressesChanged }
+ *     },
+ *     // Built once the caches exist, so a mapper may read them (as kube-rs mappers capture
+ *     // `controller.store()`). Called with the old AND the new object: relabelling a PV
+ *     // enqueues both Listeners.
+ *     mappers: ({ primary, stores }) => ({
+ *       services: controllerOwnerOfKind("Listener"),
+ *       volumes: (pv) => Effect.succeed(listenerNamedBy(pv.metadata.labels)),
+ *       nodes: (node) => Effect.map(stores.volumes.listBy("pinnedNode", node.metadata.name!), (pvs) => pvs.flatMap(listenerOf))
+ *     })
  *   })                                          // caches start filling now (in this scope)
- *   const reconcile = (ref: ObjectRef) => Effect.gen(function*() {
- *     const listener = yield* controller.primary.get(ref)                // Option<KubeObject>
- *     const pvs = yield* controller.stores.volumes.listBy("listener", `${ref.namespace}/${ref.name}`)
+ *   const reconcile = (listener: KubeObject) => Effect.gen(function*() {   // as the cache holds it
+ *     const pvs = yield* controller.stores.volumes.listBy("listener", objectKeyOf(listener))
  *     const written = yield* api.apply(Kinds.Service, desired, { fieldManager, force: true })
  *     yield* controller.stores.services.writeThrough(written)          // the cache sees our write
  *     return Action.awaitChange
@@ -36,6 +41,13 @@
  *   every cached primary every `resyncInterval` (from the cache, no API request).
  * - Work-queue guarantees apply: de-duplication, one run per key at a time, bounded
  *   concurrency, per-key backoff (workQueue.ts).
+ * - The reconcile and the error policy receive the primary as the cache holds it when the
+ *   key's run starts (as kube-rs's `reconcile(Arc<K>)`): no second lookup, and the error
+ *   policy sees the very object the reconcile saw.
+ * - A key whose primary is not in the cache when its run starts is skipped (an Action of
+ *   `awaitChange`, no call): mappers may name primaries that do not exist, and a deleted
+ *   primary's queued key has nothing left to converge — its owned objects go by garbage
+ *   collection, and a finalizer keeps an object cached until its cleanup has run.
  * - A reconcile failure goes through `errorPolicy`, whose Action decides what happens next;
  *   a defect in the reconcile or the policy is logged and treated as a transient failure
  *   (`retryWithBackoff`) of that key only; a defect in a mapper or filter is logged and that
@@ -43,12 +55,9 @@
  * - Interrupting `run` stops the loop (runs in progress get `shutdownGrace` to finish, then
  *   are interrupted); the caches keep running until the scope of `makeController` closes,
  *   so a leader-election handover can call `run` again on warm caches.
- * - A key is reconciled only if its primary is in the cache when its run starts (mappers may
- *   name primaries that do not exist; deleted primaries are not reconciled — use owner
- *   references or a finalizer for cleanup).
  * Caveats:
- * - The reconcile receives a reference and reads the object from `controller.primary`; it
- *   may be deleted meanwhile. Reconciles are level-based and must be idempotent.
+ * - The object handed to the reconcile may be deleted or changed meanwhile (a change
+ *   enqueues the key again). Reconciles are level-based and must be idempotent.
  * - Caches lag the API server by one watch round trip; write-through (Store.writeThrough)
  *   covers the controller's own writes, and those writes do not re-trigger mappers.
  * - Caches run on standby replicas too (memory and one watch per kind).
@@ -57,7 +66,7 @@ import { Cause, Clock, Duration, Effect, Exit, Metric, Option } from "effect"
 import type { Scope } from "effect"
 import type { ResourceKind } from "../../domain/kinds.ts"
 import type { KubeApi, KubeObject, ObjectRef } from "../../effects/KubeApi.ts"
-import { Action } from "./action.ts"
+import { Action } from "../../effects/action.ts"
 import type { BackoffPolicy } from "./backoff.ts"
 import { reconcileDurationSeconds, reconcileTotal, type ReconcileResult, workQueueDepth, cacheEventsTotal } from "./metrics.ts"
 import { keyOf, objectKeyOf, refOf, refOfKey } from "./objectRef.ts"
@@ -83,17 +92,24 @@ export interface PrimarySpec<I extends string = string> extends CacheSpec<I> {
 
 /**
  * Maps a secondary object to the primaries it affects. Called on the previous and on the
- * current version of a changed object (the union is enqueued). May return an Effect, e.g.
- * to look objects up in a Store's index; it must not fail (a defect is logged and the
- * change is ignored).
+ * current version of a changed object (the union is enqueued). An Effect, so that it can
+ * look objects up in the caches it was built with; it must not fail (a defect is logged
+ * and the change is ignored).
  */
-export type Mapper = (object: KubeObject) => ReadonlyArray<ObjectRef> | Effect.Effect<ReadonlyArray<ObjectRef>>
+export type Mapper = (object: KubeObject) => Effect.Effect<ReadonlyArray<ObjectRef>>
 
 export interface WatchSpec<I extends string = string> extends CacheSpec<I> {
-  /** Without a mapper the kind is only cached (for reads), never enqueues anything. */
-  readonly mapper?: Mapper | undefined
   /** Filters changes before mapping, e.g. ignore Node heartbeats (default: all pass). */
   readonly shouldEnqueue?: ((change: Change) => boolean) | undefined
+}
+
+/** The index names a spec registered. */
+export type IndexNames<S> = S extends { readonly indexes?: infer X } ? keyof NonNullable<X> & string : never
+
+/** The read sides of a controller's caches: the primary's and each watched kind's, by its name in `watches`. */
+export interface Caches<P extends PrimarySpec, W extends Readonly<Record<string, WatchSpec>>> {
+  readonly primary: Store<IndexNames<P>>
+  readonly stores: { readonly [K in keyof W]: Store<IndexNames<W[K]>> }
 }
 
 export interface ControllerSpec<P extends PrimarySpec, W extends Readonly<Record<string, WatchSpec>>> {
@@ -101,6 +117,11 @@ export interface ControllerSpec<P extends PrimarySpec, W extends Readonly<Record
   readonly name: string
   readonly primary: P
   readonly watches?: W | undefined
+  /**
+   * The mapper of each watched kind, built from the caches once they exist; a watched kind
+   * without one is only cached (for reads) and never enqueues anything.
+   */
+  readonly mappers?: ((caches: Caches<P, W>) => { readonly [K in keyof W]?: Mapper | undefined }) | undefined
   /** Watcher tuning shared by all kinds. */
   readonly watcher?: {
     readonly backoff?: BackoffPolicy | undefined
@@ -108,13 +129,14 @@ export interface ControllerSpec<P extends PrimarySpec, W extends Readonly<Record
   } | undefined
 }
 
-/** The index names a spec registered. */
-export type IndexNames<S> = S extends { readonly indexes?: infer X } ? keyof NonNullable<X> & string : never
-
 export interface RunOptions<E, R> {
-  readonly reconcile: (ref: ObjectRef) => Effect.Effect<Action, E, R>
-  /** Maps a reconcile failure to an Action (default: `retryWithBackoff`). May log or record Events. */
-  readonly errorPolicy?: ((error: E, ref: ObjectRef) => Effect.Effect<Action, never, R>) | undefined
+  /** Converges one primary, given as the cache holds it when its key's run starts. */
+  readonly reconcile: (object: KubeObject) => Effect.Effect<Action, E, R>
+  /**
+   * Maps a reconcile failure to an Action (default: `retryWithBackoff`), given the object
+   * the reconcile was given. May log or record Events.
+   */
+  readonly errorPolicy?: ((error: E, object: KubeObject) => Effect.Effect<Action, never, R>) | undefined
   /** Keys reconciled at once (default 4). */
   readonly concurrency?: number | undefined
   /** Re-enqueue every cached primary this often (default 10 minutes; "Infinity" disables). */
@@ -129,12 +151,8 @@ export interface RunOptions<E, R> {
   readonly shutdownGrace?: Duration.Input | undefined
 }
 
-export interface Controller<P extends PrimarySpec, W extends Readonly<Record<string, WatchSpec>>> {
+export interface Controller<P extends PrimarySpec, W extends Readonly<Record<string, WatchSpec>>> extends Caches<P, W> {
   readonly name: string
-  /** The primary kind's cache. */
-  readonly primary: Store<IndexNames<P>>
-  /** The secondary kinds' caches, by the names given in `watches`. */
-  readonly stores: { readonly [K in keyof W]: Store<IndexNames<W[K]>> }
   /** Completes once every cache has listed once. */
   readonly synced: Effect.Effect<void>
   /** Enqueues a primary now (ignored unless `run` is running). */
@@ -145,22 +163,14 @@ export interface Controller<P extends PrimarySpec, W extends Readonly<Record<str
 
 interface Cache {
   readonly name: string
-  readonly spec: CacheSpec & { readonly mapper?: Mapper | undefined; readonly shouldEnqueue?: ((change: Change) => boolean) | undefined }
+  readonly spec: CacheSpec & { readonly shouldEnqueue?: ((change: Change) => boolean) | undefined }
   readonly writer: StoreWriter<string>
   readonly isPrimary: boolean
+  readonly mapper: Mapper | undefined
 }
 
-const startCache = (
-  name: string,
-  spec: Cache["spec"],
-  isPrimary: boolean
-): Effect.Effect<Cache> =>
-  Effect.map(makeStore<string>(spec.kind, { indexes: spec.indexes, transform: spec.transform }), (writer) => ({
-    name,
-    spec,
-    writer,
-    isPrimary
-  }))
+const makeWriter = (spec: CacheSpec): Effect.Effect<StoreWriter<string>> =>
+  makeStore<string>(spec.kind, { indexes: spec.indexes, transform: spec.transform })
 
 export const makeController = <
   P extends PrimarySpec,
@@ -168,12 +178,21 @@ export const makeController = <
 >(spec: ControllerSpec<P, W>): Effect.Effect<Controller<P, W>, never, KubeApi | Scope.Scope> =>
   Effect.gen(function*() {
     const controllerName = spec.name
-    const primary = yield* startCache("primary", spec.primary, true)
-    const secondaries: Array<Cache> = []
-    for (const [name, watch] of Object.entries(spec.watches ?? {}) as Array<[string, WatchSpec]>) {
-      secondaries.push(yield* startCache(name, watch, false))
+    const watches = Object.entries(spec.watches ?? {}) as Array<[string, WatchSpec]>
+    const primaryWriter = yield* makeWriter(spec.primary)
+    const writers = new Map<string, StoreWriter<string>>()
+    for (const [name, watch] of watches) writers.set(name, yield* makeWriter(watch))
+    const primaryStore = primaryWriter.store as Store<IndexNames<P>>
+    const stores = Object.fromEntries([...writers].map(([name, writer]) => [name, writer.store])) as {
+      readonly [K in keyof W]: Store<IndexNames<W[K]>>
     }
-    const caches = [primary, ...secondaries]
+    // The stores exist before the mappers, so a mapper can read them; no change is mapped before this.
+    const mappers: { readonly [name: string]: Mapper | undefined } = spec.mappers?.({ primary: primaryStore, stores }) ?? {}
+    const primary: Cache = { name: "primary", spec: spec.primary, writer: primaryWriter, isPrimary: true, mapper: undefined }
+    const caches: ReadonlyArray<Cache> = [
+      primary,
+      ...watches.map(([name, watch]): Cache => ({ name, spec: watch, writer: writers.get(name)!, isPrimary: false, mapper: mappers[name] }))
+    ]
 
     // Where changes go while `run` is active (after the caches synced); undefined otherwise.
     let sink: WorkQueue | undefined
@@ -193,10 +212,7 @@ export const makeController = <
       )
 
     const refsOf = (cache: Cache, mapper: Mapper, object: KubeObject | undefined): Effect.Effect<ReadonlyArray<ObjectRef>> =>
-      object === undefined ? Effect.succeed([]) : Effect.suspend(() => {
-        const refs = mapper(object)
-        return Effect.isEffect(refs) ? refs : Effect.succeed(refs)
-      }).pipe(guarded(cache, object, "mapping", []))
+      object === undefined ? Effect.succeed([]) : Effect.suspend(() => mapper(object)).pipe(guarded(cache, object, "mapping", []))
 
     const refsOfChange = (cache: Cache, change: Change): Effect.Effect<ReadonlyArray<ObjectRef>> => {
       const object = (change.current ?? change.previous)!
@@ -205,7 +221,7 @@ export const makeController = <
       return Effect.flatMap(passes, (pass) => {
         if (!pass) return Effect.succeed([])
         if (cache.isPrimary) return Effect.succeed([refOf(object)])
-        const mapper = cache.spec.mapper
+        const mapper = cache.mapper
         if (mapper === undefined) return Effect.succeed([])
         return Effect.map(
           Effect.all([refsOf(cache, mapper, change.previous), refsOf(cache, mapper, change.current)]),
@@ -242,10 +258,6 @@ export const makeController = <
 
     const synced = Effect.forEach(caches, (cache) => cache.writer.store.ready, { discard: true })
 
-    const stores = Object.fromEntries(secondaries.map((cache) => [cache.name, cache.writer.store])) as {
-      readonly [K in keyof W]: Store<IndexNames<W[K]>>
-    }
-
     const run = <E, R>(options: RunOptions<E, R>): Effect.Effect<never, never, R> =>
       Effect.scoped(Effect.gen(function*() {
         if (running) return yield* Effect.die(new Error(`controller ${controllerName}: run is already running`))
@@ -271,13 +283,14 @@ export const makeController = <
 
         const reconcileOne = (key: string): Effect.Effect<Action, never, R> =>
           Effect.gen(function*() {
-            const ref = refOfKey(key)
             // As kube-rs: a primary that is gone has nothing left to converge (its owned
             // objects go by garbage collection; finalizers keep an object present until
             // their cleanup is done), so mapped keys of absent primaries are dropped here.
-            if (Option.isNone(yield* primary.writer.store.get(ref))) return Action.awaitChange
+            const cached = yield* primary.writer.store.get(refOfKey(key))
+            if (Option.isNone(cached)) return Action.awaitChange
+            const object = cached.value
             const started = yield* Clock.currentTimeMillis
-            const exit = yield* Effect.exit(options.reconcile(ref))
+            const exit = yield* Effect.exit(options.reconcile(object))
             if (Exit.isSuccess(exit)) {
               yield* record("success", started)
               return exit.value
@@ -289,7 +302,7 @@ export const makeController = <
             }
             yield* record("error", started)
             yield* Effect.logDebug("reconcile failed").pipe(Effect.annotateLogs({ cause: Cause.pretty(exit.cause) }))
-            const decided = yield* Effect.exit(errorPolicy(error.value, ref))
+            const decided = yield* Effect.exit(errorPolicy(error.value, object))
             return Exit.isSuccess(decided) ? decided.value : yield* transient("error policy died", decided.cause)
           }).pipe(Effect.annotateLogs({ controller: controllerName, object: key }))
 
@@ -319,7 +332,7 @@ export const makeController = <
 
     return {
       name: controllerName,
-      primary: primary.writer.store as Store<IndexNames<P>>,
+      primary: primaryStore,
       stores,
       synced,
       enqueue: (ref) => Effect.suspend(() => (sink === undefined ? Effect.void : sink.add(keyOf(ref)))),
@@ -337,11 +350,17 @@ export const runController = <P extends PrimarySpec, W extends Readonly<Record<s
 ): Effect.Effect<never, never, R | KubeApi> =>
   Effect.scoped(Effect.flatMap(makeController(spec), (controller) => controller.run(build(controller))))
 
+/** The primary named by an object's controller owner reference of `kind`, if any. */
+export const controllerOwnerRefOf = (kind: string, object: KubeObject): ObjectRef | undefined => {
+  const owner = object.metadata.ownerReferences?.find((ref) => ref.controller === true && ref.kind === kind)
+  return owner === undefined ? undefined : { namespace: object.metadata.namespace, name: owner.name }
+}
+
 /** A mapper for secondaries owned by a primary: the controller owner reference of `kind`. */
 export const controllerOwnerOfKind = (kind: string): Mapper => (object) => {
-  const owner = object.metadata.ownerReferences?.find((ref) => ref.controller === true && ref.kind === kind)
-  return owner === undefined ? [] : [{ namespace: object.metadata.namespace, name: owner.name }]
+  const owner = controllerOwnerRefOf(kind, object)
+  return Effect.succeed(owner === undefined ? [] : [owner])
 }
 
 /** A mapper to the primary of the same namespace and name (e.g. a Listener's Service). */
-export const sameName: Mapper = (object) => [refOf(object)]
+export const sameName: Mapper = (object) => Effect.succeed([refOf(object)])

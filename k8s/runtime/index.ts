@@ -2,12 +2,12 @@
  * The controller runtime's public API (k8s/ edge): watcher → store → work queue →
  * reconcile, plus leader election. Each module's header documents its guarantees.
  */
-export { Action } from "./action.ts"
-export type { AwaitChange, RequeueAfter, RetryWithBackoff } from "./action.ts"
+export { Action } from "../../effects/action.ts"
+export type { AwaitChange, RequeueAfter, RetryWithBackoff } from "../../effects/action.ts"
 export { backoffMillis, nextBackoff } from "./backoff.ts"
 export type { BackoffPolicy } from "./backoff.ts"
-export { controllerOwnerOfKind, makeController, runController, sameName } from "./controller.ts"
-export type { CacheSpec, Controller, ControllerSpec, IndexNames, Mapper, PrimarySpec, RunOptions, WatchSpec } from "./controller.ts"
+export { controllerOwnerOfKind, controllerOwnerRefOf, makeController, runController, sameName } from "./controller.ts"
+export type { Caches, CacheSpec, Controller, ControllerSpec, IndexNames, Mapper, PrimarySpec, RunOptions, WatchSpec } from "./controller.ts"
 export { runWhileLeading } from "./leaderElection.ts"
 export type { LeaderElectionConfig } from "./leaderElection.ts"
 export * as RuntimeMetrics from "./metrics.ts"

@@ -21,8 +21,8 @@
  * interruption.
  */
 import { Effect, Queue, Ref, Result, Stream } from "effect"
-import { apiVersionOf, type ResourceKind } from "../../domain/kinds.ts"
-import { KubeApi } from "../../effects/KubeApi.ts"
+import type { ResourceKind } from "../../domain/kinds.ts"
+import { KubeApi, withTypeMeta } from "../../effects/KubeApi.ts"
 import type { KubeApiError, KubeObject, ListResult, WatchEvent } from "../../effects/KubeApi.ts"
 import { type BackoffPolicy, nextBackoff, validateBackoffPolicy } from "./backoff.ts"
 
@@ -140,12 +140,6 @@ export interface WatcherConfig {
 
 export const defaultWatcherBackoff: BackoffPolicy = { initial: "800 millis", max: "30 seconds", factor: 2, jitter: 0.2 }
 
-/** List items come without `apiVersion`/`kind` from a real API server; give them back. */
-const withTypeMeta = (kind: ResourceKind) => (object: KubeObject): KubeObject =>
-  object.apiVersion !== undefined && object.kind !== undefined
-    ? object
-    : { ...object, apiVersion: object.apiVersion ?? apiVersionOf(kind), kind: object.kind ?? kind.kind }
-
 /**
  * Runs the watcher forever, handing every batch of events to `emit` in order. The next
  * request is sent only after `emit` returns, which gives natural backpressure.
@@ -180,7 +174,7 @@ export const runWatcher = <R>(
       Result.isSuccess(result)
         ? feed({
           _tag: "ListSucceeded",
-          result: { items: result.success.items.map(withTypeMeta(kind)), resourceVersion: result.success.resourceVersion }
+          result: { items: result.success.items.map((item) => withTypeMeta(kind, item)), resourceVersion: result.success.resourceVersion }
         })
         : Effect.andThen(reportFailure("list", result.failure), feed({ _tag: "ListFailed", error: result.failure })))
 

@@ -108,8 +108,7 @@ test("EventRecorderKube: one object gets at most `objectBurst` new Events, then 
 
 /** The in-memory API with creates that take a while, as on a real API server: racing records overlap. */
 const slowCreates = (api: KubeApi["Service"]): KubeApi["Service"] =>
-  KubeApi.of({
-    ...api,
+  KubeApi.overriding(api, {
     create: (kind: ResourceKind, object: KubeObject, options?: WriteOptions): Effect.Effect<KubeObject, KubeApiError> =>
       Effect.andThen(Effect.sleep("20 millis"), api.create(kind, object, options))
   })

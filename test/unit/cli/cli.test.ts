@@ -56,16 +56,34 @@ test("an older Node.js is refused before any dependency loads, naming the versio
   assert.equal(old.stdout, "")
 })
 
+/** A kubeconfig that loads, for a server that does not answer. */
+const unreachableKubeconfig = (dir: string): string => {
+  const kubeconfig = join(dir, "kubeconfig")
+  writeFileSync(kubeconfig, [
+    "apiVersion: v1", "kind: Config", "current-context: c",
+    "contexts: [{name: c, context: {cluster: c, user: u}}]",
+    "clusters: [{name: c, cluster: {server: \"https://127.0.0.1:1\", insecure-skip-tls-verify: true}}]",
+    "users: [{name: u, user: {token: x}}]", ""
+  ].join("\n"))
+  return kubeconfig
+}
+
+test("a blank node name is one line naming the setting, exit 2, no stack trace", () => {
+  const dir = mkdtempSync(join(tmpdir(), "cli-node-name-"))
+  try {
+    const run = cli(["run", "node", "--csi-endpoint", join(dir, "csi.sock"), "--node-name", " ", "--metrics-port", "0"],
+      { KUBECONFIG: unreachableKubeconfig(dir) }, [], 15000)
+    assert.equal(run.status, 2, run.stdout + run.stderr)
+    assert.match(run.stderr, /^listener-operator: the node role needs the node name: set KUBERNETES_NODE_NAME or --node-name\n$/u)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 test("an API server that cannot be reached is one log line naming the address and the cause; the role keeps running", () => {
   const dir = mkdtempSync(join(tmpdir(), "cli-unreachable-"))
   try {
-    const kubeconfig = join(dir, "kubeconfig")
-    writeFileSync(kubeconfig, [
-      "apiVersion: v1", "kind: Config", "current-context: c",
-      "contexts: [{name: c, context: {cluster: c, user: u}}]",
-      "clusters: [{name: c, cluster: {server: \"https://127.0.0.1:1\", insecure-skip-tls-verify: true}}]",
-      "users: [{name: u, user: {token: x}}]", ""
-    ].join("\n"))
+    const kubeconfig = unreachableKubeconfig(dir)
     const run = cli(["run", "node", "--csi-endpoint", join(dir, "csi.sock"), "--node-name", "n", "--metrics-port", "0", "--log-format", "text"],
       { KUBECONFIG: kubeconfig }, [], 15000)
     const output = run.stdout + run.stderr

@@ -10,13 +10,13 @@ import type { KubeApiMemoryOptions, SeedObject } from "../../../adapters/KubeApi
 import { makeEventRecorderKube } from "../../../adapters/EventRecorderKube.ts"
 import { Kinds } from "../../../domain/kinds.ts"
 import type { ResourceKind } from "../../../domain/kinds.ts"
+import type { Action } from "../../../effects/action.ts"
 import { EventRecorder } from "../../../effects/EventRecorder.ts"
 import { KubeApi } from "../../../effects/KubeApi.ts"
 import type { KubeObject } from "../../../effects/KubeApi.ts"
 import { ListenerView } from "../../../effects/ListenerView.ts"
 import { runListenerReconcile } from "../../../effects/reconcileListener.ts"
-import type { ListenerAction } from "../../../effects/reconcileListener.ts"
-import { listenerViewOf, makeListenerStores } from "../../../k8s/listenerView.ts"
+import { listenerViewOf, makeListenerStores } from "../../../k8s/listenerCaches.ts"
 import { WatcherEvent } from "../../../k8s/runtime/watcher.ts"
 
 export const listenerClassObject = (name: string, spec: Record<string, unknown>): SeedObject => ({
@@ -29,7 +29,12 @@ export const listenerObject = (name: string, spec: Record<string, unknown>, name
   object: { apiVersion: "listeners.stackable.tech/v1alpha1", kind: "Listener", metadata: { name, namespace }, spec }
 })
 
-export const makeHarness = (options: KubeApiMemoryOptions & { readonly wrapApi?: (api: KubeApi["Service"]) => KubeApi["Service"] } = {}) =>
+export const makeHarness = (
+  options: KubeApiMemoryOptions & {
+    /** Calls of the in-memory server replaced for the reconcile (KubeApi.overriding), e.g. a failing apply. */
+    readonly overrides?: Partial<KubeApi["Service"]>
+  } = {}
+) =>
   Effect.gen(function*() {
     const cluster = yield* KubeApiMemory.make(options)
     const stores = yield* makeListenerStores
@@ -42,7 +47,7 @@ export const makeHarness = (options: KubeApiMemoryOptions & { readonly wrapApi?:
       nodes: stores.nodes.store
     }
     const view = listenerViewOf(caches)
-    const api = options.wrapApi ? options.wrapApi(cluster.api) : cluster.api
+    const api = KubeApi.overriding(cluster.api, options.overrides ?? {})
     const events = yield* makeEventRecorderKube({ reportingController: "test/listener", reportingInstance: "test-0", seriesWriteInterval: 0 }).pipe(
       Effect.map((made) => made.recorder),
       Effect.provideService(KubeApi, cluster.api)
@@ -64,7 +69,7 @@ export const makeHarness = (options: KubeApiMemoryOptions & { readonly wrapApi?:
       )
 
     /** Sync the caches, then reconcile the Listener as cached (as the controller would). */
-    const reconcile = (name: string, namespace = "apps"): Effect.Effect<ListenerAction> =>
+    const reconcile = (name: string, namespace = "apps"): Effect.Effect<Action> =>
       Effect.gen(function*() {
         yield* sync
         const cached = yield* stores.listeners.store.get({ namespace, name })

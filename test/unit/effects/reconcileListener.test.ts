@@ -1,12 +1,8 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import { Effect } from "effect"
-import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
 import { Kinds } from "../../../domain/kinds.ts"
-import { EventRecorder } from "../../../effects/EventRecorder.ts"
-import { KubeApi, KubeApiError } from "../../../effects/KubeApi.ts"
-import { ListenerView } from "../../../effects/ListenerView.ts"
-import { runListenerReconcile } from "../../../effects/reconcileListener.ts"
+import { KubeApiError } from "../../../effects/KubeApi.ts"
 import type { KubeObject } from "../../../effects/KubeApi.ts"
 import { applyPresets } from "../../../effects/presets.ts"
 import { listenerClassObject, listenerObject, makeHarness, readyOf, statusOf } from "./listenerHarness.ts"
@@ -353,11 +349,9 @@ test("API failures: retry with backoff, status untouched, one aggregated Event (
   run(Effect.gen(function*() {
     const h = yield* makeHarness({
       objects: [listenerClassObject("internal", { serviceType: "ClusterIP" }), web()],
-      wrapApi: (api) => ({
-        ...api,
-        apply: (kind) =>
-          new KubeApiError({ reason: "Unavailable", verb: "apply", kind: kind.kind, message: "etcd is sad", status: 503 })
-      })
+      overrides: {
+        apply: (kind) => new KubeApiError({ reason: "Unavailable", verb: "apply", kind: kind.kind, message: "etcd is sad", status: 503 })
+      }
     })
     assert.deepEqual(yield* h.reconcile("web"), BACKOFF)
     assert.deepEqual(yield* h.reconcile("web"), BACKOFF)
@@ -390,21 +384,6 @@ test("presets: creates the missing classes of the preset and never overwrites an
     const again = yield* h.provide(applyPresets("stable-nodes"))
     assert.deepEqual(again.created, [])
     assert.deepEqual((yield* h.provide(applyPresets("none"))), { created: [], kept: [] })
-  })))
-
-test("ListenerView.layerKubeApi: the same reconcile with reads through the API (for tools without caches)", () =>
-  run(Effect.gen(function*() {
-    const cluster = yield* KubeApiMemory.make({ objects: [listenerClassObject("internal", { serviceType: "NodePort" }), web()] })
-    const raw = cluster.objects(Kinds.Listener, "apps")[0]!
-    const action = yield* runListenerReconcile(raw).pipe(
-      Effect.provide(ListenerView.layerKubeApi),
-      Effect.provideService(KubeApi, cluster.api),
-      Effect.provideService(EventRecorder, EventRecorder.of({ record: () => Effect.void }))
-    )
-    assert.deepEqual(action, AWAIT)
-    assert.equal(readyOf(cluster.objects(Kinds.Listener, "apps")[0])?.["reason"], "AwaitingAddresses")
-    assert.ok(cluster.requests.count("get", Kinds.ListenerClass) >= 1)
-    assert.ok(cluster.requests.count("list", Kinds.PersistentVolume) >= 1)
   })))
 
 test("stable node ports: a re-created Service gets the node ports the Listener had; learning them costs no write", () =>

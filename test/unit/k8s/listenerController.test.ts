@@ -4,7 +4,7 @@
  */
 import { test } from "node:test"
 import assert from "node:assert/strict"
-import { Duration, Effect, Fiber } from "effect"
+import { Effect, Fiber } from "effect"
 import type { Scope } from "effect"
 import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
 import { Kinds } from "../../../domain/kinds.ts"
@@ -13,25 +13,17 @@ import { KubeApi } from "../../../effects/KubeApi.ts"
 import type { KubeObject } from "../../../effects/KubeApi.ts"
 import { makeListenerController } from "../../../k8s/listenerController.ts"
 import { listenerClassObject, listenerObject, readyOf } from "../effects/listenerHarness.ts"
+import { waitFor } from "./waitFor.ts"
 
 const run = <A, E>(effect: Effect.Effect<A, E, Scope.Scope>) => Effect.runPromise(Effect.scoped(effect))
 
-const waitFor = <A>(what: string, probe: () => A | undefined, timeout = Duration.seconds(5)) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < Duration.toMillis(timeout) / 10; i++) {
-      const value = probe()
-      if (value !== undefined && value !== false) return value
-      yield* Effect.sleep("10 millis")
-    }
-    return yield* Effect.die(new Error(`timed out waiting for ${what}`))
-  })
 
 const startController = Effect.gen(function*() {
   const cluster = yield* KubeApiMemory.make()
   const listenerController = yield* makeListenerController.pipe(Effect.provideService(KubeApi, cluster.api))
   const fiber = yield* listenerController.run({ concurrency: 2 }).pipe(
     Effect.provideService(KubeApi, cluster.api),
-    Effect.provideService(EventRecorder, EventRecorder.of({ record: () => Effect.void })),
+    Effect.provide(EventRecorder.layerNoop),
     Effect.forkScoped
   )
   const get = (kind: typeof Kinds.Listener, name: string, namespace?: string): KubeObject | undefined =>
@@ -101,24 +93,4 @@ test("controller: a labelled PV and a Node address change update a NodePort List
     const addresses = () => ((get(Kinds.Listener, "web", "apps")?.["status"] as { ingressAddresses?: Array<{ address: string }> })?.ingressAddresses ?? []).map((a) => a.address)
     yield* waitFor("the endpoint's node", () => addresses().includes("10.9.0.2"))
     assert.deepEqual(addresses(), ["203.0.113.9", "10.9.0.2"])
-  })))
-
-test("controller with leader election: reconciles once it holds the Lease", () =>
-  run(Effect.gen(function*() {
-    const cluster = yield* KubeApiMemory.make()
-    const listenerController = yield* makeListenerController.pipe(Effect.provideService(KubeApi, cluster.api))
-    yield* listenerController.run({
-      leaderElection: { lease: { namespace: "default", name: "listener-operator" }, identity: "replica-a", leaseDuration: "3 seconds", renewDeadline: "2 seconds", retryPeriod: "100 millis" }
-    }).pipe(
-      Effect.provideService(KubeApi, cluster.api),
-      Effect.provideService(EventRecorder, EventRecorder.of({ record: () => Effect.void })),
-      Effect.forkScoped
-    )
-    yield* cluster.api.create(Kinds.Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name: "apps" } })
-    yield* cluster.api.create(Kinds.ListenerClass, listenerClassObject("internal", { serviceType: "ClusterIP" }).object)
-    yield* cluster.api.create(Kinds.Listener, listenerObject("web", { className: "internal", ports: [{ name: "http", port: 80 }] }).object)
-    const listener = () => cluster.objects(Kinds.Listener, "apps").find((o) => o.metadata.name === "web")
-    yield* waitFor("Reconciled", () => readyOf(listener())?.["reason"] === "Reconciled")
-    const lease = cluster.objects(Kinds.Lease, "default").find((o) => o.metadata.name === "listener-operator")
-    assert.equal((lease?.["spec"] as { holderIdentity?: string } | undefined)?.holderIdentity, "replica-a")
   })))

@@ -5,7 +5,7 @@
  */
 import { test } from "node:test"
 import assert from "node:assert/strict"
-import { Duration, Effect } from "effect"
+import { Effect } from "effect"
 import type { Scope } from "effect"
 import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
 import { CSI_DRIVER_NAME, LISTENER_API_VERSION } from "../../../domain/constants.ts"
@@ -14,17 +14,10 @@ import { makeMemoryEventRecorder, EventRecorder } from "../../../effects/EventRe
 import { KubeApi } from "../../../effects/KubeApi.ts"
 import type { KubeObject } from "../../../effects/KubeApi.ts"
 import { makeNodeLossController } from "../../../k8s/nodeLossController.ts"
+import { waitFor } from "./waitFor.ts"
 
 const run = <A, E>(effect: Effect.Effect<A, E, Scope.Scope>) => Effect.runPromise(Effect.scoped(effect))
 
-const waitFor = (what: string, probe: () => boolean, timeout = Duration.seconds(5)) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < Duration.toMillis(timeout) / 10; i++) {
-      if (probe()) return
-      yield* Effect.sleep("10 millis")
-    }
-    return yield* Effect.die(new Error(`timed out waiting for ${what}`))
-  })
 
 const node = (name: string): KubeObject => ({
   apiVersion: "v1",

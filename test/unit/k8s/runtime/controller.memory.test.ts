@@ -10,10 +10,10 @@ import { KubeApiMemory } from "../../../../adapters/KubeApiMemory.ts"
 import { Kinds } from "../../../../domain/kinds.ts"
 import { KubeApi, KubeApiError } from "../../../../effects/KubeApi.ts"
 import type { KubeObject } from "../../../../effects/KubeApi.ts"
-import { Action } from "../../../../k8s/runtime/action.ts"
+import { Action } from "../../../../effects/action.ts"
 import { makeController, sameName } from "../../../../k8s/runtime/controller.ts"
 import { runWhileLeading } from "../../../../k8s/runtime/leaderElection.ts"
-import { keyOf } from "../../../../k8s/runtime/objectRef.ts"
+import { objectKeyOf, refOf } from "../../../../k8s/runtime/objectRef.ts"
 
 const settle = Effect.gen(function*() {
   for (let i = 0; i < 200; i++) yield* Effect.yieldNow
@@ -42,8 +42,7 @@ test("end to end over the in-memory API server: sync, events, mapping, write-thr
     let cut = yield* Deferred.make<never, KubeApiError>()
     let isCut = false
     const partitioned = () => new KubeApiError({ reason: "Unavailable", verb: "watch", kind: "any", message: "connection reset" })
-    const api = KubeApi.of({
-      ...cluster.api,
+    const api = KubeApi.overriding(cluster.api, {
       watch: (kind, options) =>
         isCut ? Stream.fail(partitioned()) : cluster.api.watch(kind, options).pipe(Stream.interruptWhen(Deferred.await(cut)))
     })
@@ -53,15 +52,16 @@ test("end to end over the in-memory API server: sync, events, mapping, write-thr
       const controller = yield* makeController({
         name: "e2e",
         primary: { kind: Kinds.Listener },
-        watches: { configMaps: { kind: Kinds.ConfigMap, namespace: "default", mapper: sameName } }
+        watches: { configMaps: { kind: Kinds.ConfigMap, namespace: "default" } },
+        mappers: () => ({ configMaps: sameName })
       })
       yield* Effect.forkChild(controller.run({
         concurrency: 2,
-        reconcile: (ref) =>
+        reconcile: (primary) =>
           Effect.gen(function*() {
-            calls.push(keyOf(ref))
+            calls.push(objectKeyOf(primary))
             // "b" owns a ConfigMap: create it and write the answer through to the cache
-            if (ref.name !== "b" || Option.isSome(yield* controller.stores.configMaps.get(ref))) return Action.awaitChange
+            if (primary.metadata.name !== "b" || Option.isSome(yield* controller.stores.configMaps.get(refOf(primary)))) return Action.awaitChange
             const created = yield* api.create(Kinds.ConfigMap, configMap("b", { owner: "b" }))
             assert.equal(yield* controller.stores.configMaps.writeThrough(created), true)
             return Action.awaitChange
@@ -128,7 +128,7 @@ test("two replicas with leader election: only the leader reconciles; the standby
         const controller = yield* makeController({ name: identity, primary: { kind: Kinds.Listener } })
         return yield* runWhileLeading(
           { lease: { namespace: "default", name: "listener-operator" }, identity },
-          controller.run({ reconcile: (ref) => Effect.as(Effect.sync(() => calls.push(`${identity}:${keyOf(ref)}`)), Action.awaitChange) })
+          controller.run({ reconcile: (primary) => Effect.as(Effect.sync(() => calls.push(`${identity}:${objectKeyOf(primary)}`)), Action.awaitChange) })
         )
       }).pipe(Effect.scoped, Effect.provideService(KubeApi, cluster.api), Effect.forkChild)
     const first = yield* replica("one")

@@ -5,12 +5,11 @@ import { TestClock } from "effect/testing"
 import { Kinds } from "../../../../domain/kinds.ts"
 import { KubeApi } from "../../../../effects/KubeApi.ts"
 import type { KubeObject, ObjectRef } from "../../../../effects/KubeApi.ts"
-import { Action } from "../../../../k8s/runtime/action.ts"
+import { Action } from "../../../../effects/action.ts"
 import { makeController, runController, sameName } from "../../../../k8s/runtime/controller.ts"
 import { reconcileDurationSeconds, reconcileTotal, workQueueDepth } from "../../../../k8s/runtime/metrics.ts"
-import { keyOf } from "../../../../k8s/runtime/objectRef.ts"
+import { objectKeyOf, refOf } from "../../../../k8s/runtime/objectRef.ts"
 import { Indexers } from "../../../../k8s/runtime/store.ts"
-import type { Store } from "../../../../k8s/runtime/store.ts"
 import { makeFakeKubeApi, object } from "./fakeKubeApi.ts"
 
 const NS_LABEL = "listeners.stackable.tech/listener-namespace"
@@ -46,21 +45,21 @@ const spec = {
   name: "test",
   primary: { kind: Kinds.Listener },
   watches: {
-    services: { kind: Kinds.Service, mapper: sameName },
+    services: { kind: Kinds.Service },
     volumes: {
       kind: Kinds.PersistentVolume,
       labelSelector: NAME_LABEL,
-      indexes: { listener: Indexers.labels([NS_LABEL, NAME_LABEL]) },
-      mapper: listenerOfVolume
+      indexes: { listener: Indexers.labels([NS_LABEL, NAME_LABEL]) }
     }
-  }
+  },
+  mappers: () => ({ services: sameName, volumes: (pv: KubeObject) => Effect.succeed(listenerOfVolume(pv)) })
 }
 
 /** A controller over the scripted fake, with a reconcile that records its calls. */
 const scenario = <A>(
   options: {
-    reconcile?: (ref: ObjectRef) => Effect.Effect<Action, Invalid>
-    errorPolicy?: (error: Invalid, ref: ObjectRef) => Effect.Effect<Action>
+    reconcile?: (listener: KubeObject) => Effect.Effect<Action, Invalid>
+    errorPolicy?: (error: Invalid, listener: KubeObject) => Effect.Effect<Action>
     concurrency?: number
   },
   body: (ctx: {
@@ -77,7 +76,8 @@ const scenario = <A>(
     return yield* Effect.gen(function*() {
       const controller = yield* makeController(spec)
       const start = Effect.forkChild(controller.run({
-        reconcile: (ref) => Effect.andThen(Effect.sync(() => calls.push(keyOf(ref))), options.reconcile?.(ref) ?? Effect.succeed(Action.awaitChange)),
+        reconcile: (listener) =>
+          Effect.andThen(Effect.sync(() => calls.push(objectKeyOf(listener))), options.reconcile?.(listener) ?? Effect.succeed(Action.awaitChange)),
         errorPolicy: options.errorPolicy,
         concurrency: options.concurrency ?? 2,
         resyncInterval: "10 minutes"
@@ -158,6 +158,28 @@ test("primary and mapped secondary changes enqueue the primary; a relabelled PV 
     assert.deepEqual(calls, [])
   })))
 
+test("a key whose object is deleted while it waits is skipped: neither the reconcile nor the error policy runs", () => {
+  const policyCalls: Array<string> = []
+  return scenario({
+    concurrency: 1,
+    reconcile: (listener) =>
+      listener.metadata.name === "first"
+        ? Effect.as(Effect.sleep("1 second"), Action.awaitChange)
+        : Effect.fail(new Invalid({ name: listener.metadata.name ?? "" })),
+    errorPolicy: (error) => Effect.sync(() => (policyCalls.push(error.name), Action.awaitChange))
+  }, ({ fake, calls, start, syncAll }) => Effect.gen(function*() {
+    yield* start
+    yield* syncAll([listener("first", "1"), listener("second", "2")])
+    assert.deepEqual(calls, ["ns/first"], "one run at a time: second waits")
+    const listeners = yield* fake.kind(Kinds.Listener).nextWatch
+    yield* listeners.emit("DELETED", listener("second", "101"))
+    yield* TestClock.adjust("1 second")
+    yield* settle
+    assert.deepEqual(calls, ["ns/first"])
+    assert.deepEqual(policyCalls, [])
+  }))
+})
+
 test("a relist after 410 Gone drops vanished objects and enqueues the primaries they mapped to", () =>
   scenario({}, ({ fake, calls, controller, start, syncAll }) => Effect.gen(function*() {
     yield* start
@@ -175,16 +197,18 @@ test("a relist after 410 Gone drops vanished objects and enqueues the primaries 
 test("reconcile errors go through the error policy; awaitChange does not requeue, requeueAfter does", () => {
   const policyCalls: Array<string> = []
   return scenario({
-    reconcile: (ref) => (ref.name === "ok" ? Effect.succeed(Action.awaitChange) : Effect.fail(new Invalid({ name: ref.name }))),
-    errorPolicy: (error, ref) =>
+    reconcile: (listener) =>
+      listener.metadata.name === "ok" ? Effect.succeed(Action.awaitChange) : Effect.fail(new Invalid({ name: listener.metadata.name ?? "" })),
+    errorPolicy: (error, listener) =>
       Effect.sync(() => {
-        policyCalls.push(`${error.name}:${keyOf(ref)}`)
+        // the policy gets the object the reconcile got
+        policyCalls.push(`${error.name}:${objectKeyOf(listener)}@${listener.metadata.resourceVersion}`)
         return error.name === "bad" ? Action.awaitChange : Action.requeueAfter("1 minute")
       })
   }, ({ calls, start, syncAll }) => Effect.gen(function*() {
     yield* start
     yield* syncAll([listener("ok", "1"), listener("bad", "2"), listener("slow", "3")])
-    assert.deepEqual(policyCalls.sort(), ["bad:ns/bad", "slow:ns/slow"])
+    assert.deepEqual(policyCalls.sort(), ["bad:ns/bad@2", "slow:ns/slow@3"])
     yield* TestClock.adjust("59 seconds")
     assert.equal(calls.filter((c) => c === "ns/slow").length, 1)
     yield* TestClock.adjust("1 second")
@@ -198,8 +222,8 @@ test("reconcile errors go through the error policy; awaitChange does not requeue
 test("a defect in one reconcile is retried with backoff for that key only; the controller keeps running", () => {
   let attempts = 0
   return scenario({
-    reconcile: (ref) =>
-      ref.name === "boom" && ++attempts < 3 ? Effect.die(new Error("bug")) : Effect.succeed(Action.awaitChange)
+    reconcile: (listener) =>
+      listener.metadata.name === "boom" && ++attempts < 3 ? Effect.die(new Error("bug")) : Effect.succeed(Action.awaitChange)
   }, ({ fake, calls, start, syncAll }) => Effect.gen(function*() {
     const running = yield* start
     yield* syncAll([listener("boom", "1"), listener("fine", "2")])
@@ -267,10 +291,10 @@ test("interrupting run gives runs in progress the shutdown grace, then interrupt
   const finished: Array<string> = []
   const interrupted: Array<string> = []
   return scenario({
-    reconcile: (ref) =>
-      (ref.name === "slow" ? Effect.sleep("1 second") : Effect.never).pipe(
-        Effect.andThen(Effect.sync(() => finished.push(ref.name))),
-        Effect.onInterrupt(() => Effect.sync(() => interrupted.push(ref.name))),
+    reconcile: (listener) =>
+      (listener.metadata.name === "slow" ? Effect.sleep("1 second") : Effect.never).pipe(
+        Effect.andThen(Effect.sync(() => finished.push(listener.metadata.name ?? ""))),
+        Effect.onInterrupt(() => Effect.sync(() => interrupted.push(listener.metadata.name ?? ""))),
         Effect.as(Action.awaitChange)
       )
   }, ({ start, syncAll }) => Effect.gen(function*() {
@@ -288,33 +312,28 @@ test("interrupting run gives runs in progress the shutdown grace, then interrupt
   }))
 })
 
-test("a mapper may be an Effect reading the caches; a mapper that throws is logged and ignored", () => {
+test("mappers are built with the caches and may read them; a mapper that throws is logged and ignored", () => {
   const calls: Array<string> = []
   return Effect.runPromise(Effect.scoped(Effect.gen(function*() {
     const fake = yield* makeFakeKubeApi([Kinds.Listener, Kinds.ListenerClass])
     yield* Effect.gen(function*() {
-      // the mapper needs the primary cache, which exists once the controller does
-      const caches: { listeners?: Store<"className"> } = {}
       const controller = yield* makeController({
         name: "classes",
         primary: {
           kind: Kinds.Listener,
           indexes: { className: (o: KubeObject) => [String((o["spec"] as { className?: string } | undefined)?.className)] }
         },
-        watches: {
-          classes: {
-            kind: Kinds.ListenerClass,
-            mapper: (listenerClass: KubeObject) => {
-              if (listenerClass.metadata.labels?.["broken"] === "yes") throw new Error("mapper bug")
-              return Effect.map(caches.listeners!.listBy("className", listenerClass.metadata.name ?? ""), (found) =>
-                found.map((o) => ({ namespace: o.metadata.namespace, name: o.metadata.name ?? "" })))
-            }
+        watches: { classes: { kind: Kinds.ListenerClass } },
+        // the mapper reads the primary cache through its index (a typo in the index name is a type error)
+        mappers: ({ primary }) => ({
+          classes: (listenerClass) => {
+            if (listenerClass.metadata.labels?.["broken"] === "yes") throw new Error("mapper bug")
+            return Effect.map(primary.listBy("className", listenerClass.metadata.name ?? ""), (found) => found.map(refOf))
           }
-        }
+        })
       })
-      caches.listeners = controller.primary
       yield* Effect.forkChild(controller.run({
-        reconcile: (ref) => Effect.as(Effect.sync(() => calls.push(keyOf(ref))), Action.awaitChange)
+        reconcile: (listener) => Effect.as(Effect.sync(() => calls.push(objectKeyOf(listener))), Action.awaitChange)
       }))
       yield* fake.kind(Kinds.Listener).respondList([
         listener("a", "1", { className: "internal" }),
@@ -345,7 +364,7 @@ test("a mapper may be an Effect reading the caches; a mapper that throws is logg
 
 test("metrics: queue depth gauge and reconcile duration histogram", () =>
   scenario({
-    reconcile: (ref) => (ref.name === "slow" ? Effect.as(Effect.sleep("3 seconds"), Action.awaitChange) : Effect.never),
+    reconcile: (listener) => (listener.metadata.name === "slow" ? Effect.as(Effect.sleep("3 seconds"), Action.awaitChange) : Effect.never),
     concurrency: 2
   }, ({ start, syncAll }) => Effect.gen(function*() {
     const running = yield* start
@@ -368,16 +387,17 @@ test("metrics: queue depth gauge and reconcile duration histogram", () =>
     assert.equal((yield* Metric.value(depth)).value, 0)
   })))
 
-test("runController builds the reconcile from the controller's caches and runs it", () => {
+test("runController builds the reconcile from the controller's caches and runs it; the reconcile gets the cached object", () => {
   const seen: Array<string> = []
   return Effect.runPromise(Effect.scoped(Effect.gen(function*() {
     const fake = yield* makeFakeKubeApi([Kinds.Listener])
     const running = yield* Effect.forkChild(runController(
       { name: "one-shot", primary: { kind: Kinds.Listener } },
       (controller) => ({
-        reconcile: (ref) =>
-          Effect.map(controller.primary.get(ref), (cached) => {
-            seen.push(`${keyOf(ref)}@${Option.getOrUndefined(cached)?.metadata.resourceVersion}`)
+        reconcile: (listener) =>
+          Effect.map(controller.primary.get(refOf(listener)), (cached) => {
+            assert.equal(Option.getOrUndefined(cached), listener, "the very object the cache holds")
+            seen.push(`${objectKeyOf(listener)}@${listener.metadata.resourceVersion}`)
             return Action.awaitChange
           })
       })

@@ -100,19 +100,6 @@ export const makeFakeKubeApi = (kinds: ReadonlyArray<ResourceKind>): Effect.Effe
       if (entry === undefined) throw new Error(`fake KubeApi: kind ${kind.kind} was not scripted`)
       return entry
     }
-    const unimplemented = (method: string) => () => Effect.die(new Error(`fake KubeApi: ${method} is not scripted`))
-    const service = KubeApi.of({
-      list: (kind, options) => of(kind).list(options),
-      watch: (kind, options) => of(kind).watch(options),
-      get: unimplemented("get"),
-      create: unimplemented("create"),
-      update: unimplemented("update"),
-      apply: unimplemented("apply"),
-      patch: unimplemented("patch"),
-      updateStatus: unimplemented("updateStatus"),
-      applyStatus: unimplemented("applyStatus"),
-      patchStatus: unimplemented("patchStatus"),
-      delete: unimplemented("delete")
-    })
-    return { layer: Layer.succeed(KubeApi, service), service, kind: (kind) => of(kind).script }
+    const scripted = { list: (kind: ResourceKind, options?: ListOptions) => of(kind).list(options), watch: (kind: ResourceKind, options: WatchOptions) => of(kind).watch(options) }
+    return { layer: KubeApi.layerStub(scripted), service: KubeApi.stub(scripted), kind: (kind) => of(kind).script }
   })

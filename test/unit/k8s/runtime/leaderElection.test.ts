@@ -38,8 +38,7 @@ const scenario = <A>(options: { readonly bWatches?: boolean }, body: (ctx: {
     let aCut = false
     const unavailable = () =>
       Effect.fail(new KubeApiError({ reason: "Unavailable", verb: "any", kind: "Lease", message: "connection refused" }))
-    const apiA = KubeApi.of({
-      ...cluster.api,
+    const apiA = KubeApi.overriding(cluster.api, {
       get: (kind, ref) => (aCut ? unavailable() : cluster.api.get(kind, ref)),
       update: (kind, object, options) => (aCut ? unavailable() : cluster.api.update(kind, object, options)),
       create: (kind, object, options) => (aCut ? unavailable() : cluster.api.create(kind, object, options))
@@ -178,7 +177,7 @@ test("when the leading effect ends the lease is released and its result returned
 test("inconsistent durations are refused with a message naming them", async () => {
   const exit = await Effect.runPromise(Effect.exit(
     runWhileLeading({ lease, identity: "x", leaseDuration: "5 seconds", renewDeadline: "10 seconds" }, Effect.void).pipe(
-      Effect.provideService(KubeApi, KubeApi.of({} as never))
+      Effect.provide(KubeApi.layerStub())
     )
   ))
   assert.match(String(exit._tag === "Failure" ? exit.cause : ""), /leaseDuration > renewDeadline > retryPeriod/)

@@ -5,9 +5,9 @@
  * kind) fail as BadRequest without a round trip.
  */
 import { Effect, Stream } from "effect"
-import { apiVersionOf, resourceKeyOf } from "../../domain/kinds.ts"
+import { resourceKeyOf } from "../../domain/kinds.ts"
 import type { ResourceKind } from "../../domain/kinds.ts"
-import { KubeApi } from "../../effects/KubeApi.ts"
+import { KubeApi, withTypeMeta } from "../../effects/KubeApi.ts"
 import type {
   ApplyOptions,
   DeleteOptions,
@@ -37,12 +37,6 @@ const CONTENT_TYPE = {
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 const isKubeObject = (u: unknown): u is KubeObject => isRecord(u) && isRecord(u["metadata"])
-
-/** Lists omit each item's apiVersion/kind for built-in kinds; callers always get them. */
-const withTypeMeta = (kind: ResourceKind, object: KubeObject): KubeObject =>
-  object.apiVersion !== undefined && object.kind !== undefined
-    ? object
-    : { ...object, apiVersion: object.apiVersion ?? apiVersionOf(kind), kind: object.kind ?? kind.kind }
 
 export const makeKubeApi = (transport: Transport): KubeApi["Service"] => {
   const resourceOf = (kind: ResourceKind, subresource?: "status") =>

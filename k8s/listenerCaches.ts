@@ -1,10 +1,10 @@
 /**
- * ListenerView over the controller runtime's caches: every read the Listener reconcile
- * makes is served from a Store, so a reconcile sends no GET or LIST; objects the
+ * The Listener controller's caches and the ListenerView over them: every read the Listener
+ * reconcile makes is served from a Store, so a reconcile sends no GET or LIST; objects the
  * reconcile writes are written through into the Listener and Service caches.
  *
- * The stores and their indexes are declared here (`listenerStoreSpecs`) because the
- * mapping functions of k8s/listenerController.ts look objects up through the same indexes.
+ * The caches and their indexes are declared here (`listenerCacheSpecs`) because the
+ * mappers of k8s/listenerController.ts look objects up through the same indexes.
  */
 import { Effect } from "effect"
 import { Kinds } from "../domain/kinds.ts"

@@ -1,8 +1,9 @@
 /**
  * Action: what a reconcile (or an error policy) asks the controller to do next with its key.
  *
- * Domain-free on purpose: the reconcile program returns an `Action` without knowing about
- * queues, and the work queue turns it into scheduling. Three answers exist:
+ * The one type both sides use: the programs in effects/ return it without knowing about
+ * queues (reconcileListener.ts), and the controller runtime's work queue turns it into
+ * scheduling (k8s/runtime/workQueue.ts). Three answers exist:
  * - `requeueAfter(d)`: run again after `d` (e.g. poll for an external state); resets backoff.
  * - `awaitChange`: nothing to do until a watched object changes; resets backoff.
  * - `retryWithBackoff`: a transient failure; run again after the key's exponential backoff

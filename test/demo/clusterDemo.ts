@@ -1,5 +1,5 @@
 /**
- * `listener-operator demo --cluster`: a guided run on a real local control plane (see
+ * `npm run demo -- --cluster`: a guided run on a real local control plane (see
  * test/envtest/localCluster.ts). It deploys a 2-replica StatefulSet that asks for pinned,
  * per-replica NodePort listeners (the `external-stable` class of the `stable-nodes`
  * preset), shows what each Pod finds in its listener volume and on its Listener, then
@@ -9,12 +9,12 @@ import { spawn } from "node:child_process"
 import { readFileSync, readdirSync } from "node:fs"
 import { join } from "node:path"
 import { Effect } from "effect"
-import { LISTENER_API_VERSION, STORAGE_CLASS_NAME } from "../domain/constants.ts"
-import { eventually } from "../test/envtest/kubeClient.ts"
-import type { KubeObject } from "../test/envtest/kubeClient.ts"
-import { readyPod, startLocalCluster } from "../test/envtest/localCluster.ts"
-import type { LocalCluster } from "../test/envtest/localCluster.ts"
-import { table } from "./memoryDemo.ts"
+import { table } from "../../demo/memoryDemo.ts"
+import { LISTENER_API_VERSION, STORAGE_CLASS_NAME } from "../../domain/constants.ts"
+import { eventually } from "../envtest/kubeClient.ts"
+import type { KubeObject } from "../envtest/kubeClient.ts"
+import { readyPod, startLocalCluster } from "../envtest/localCluster.ts"
+import type { LocalCluster } from "../envtest/localCluster.ts"
 
 const NAMESPACE = "demo"
 const NODES = {
@@ -67,7 +67,7 @@ const readVolume = (cluster: LocalCluster, pod: KubeObject): { address: string; 
  */
 const buildBinaries = (): Promise<void> =>
   new Promise((resolve, reject) => {
-    const build = spawn("bash", [join(import.meta.dirname, "..", "test", "envtest", "build.sh")], { stdio: ["ignore", "ignore", "pipe"] })
+    const build = spawn("bash", [join(import.meta.dirname, "..", "envtest", "build.sh")], { stdio: ["ignore", "ignore", "pipe"] })
     let buffered = ""
     build.stderr.setEncoding("utf8").on("data", (chunk: string) => {
       buffered += chunk

@@ -1,5 +1,5 @@
 /**
- * `listener-operator demo --real-nodes`: the operator as users run it. Two real kubelets
+ * `npm run demo -- --real-nodes`: the operator as users run it. Two real kubelets
  * with containerd (test/realnodes), the operator's image built offline, our Helm chart
  * installed with the `stable-nodes` preset, and a 2-replica StatefulSet whose containers
  * print the address in their listener volume and serve their own name. The demo shows
@@ -11,13 +11,13 @@
  */
 import { execFileSync } from "node:child_process"
 import { Effect } from "effect"
-import { LISTENER_API_VERSION } from "../domain/constants.ts"
-import { createNamespace, eventually } from "../test/envtest/kubeClient.ts"
-import { readyPod } from "../test/envtest/localCluster.ts"
-import { httpGetBody } from "../test/realnodes/httpGet.ts"
-import { startOperatorCluster } from "../test/realnodes/operatorCluster.ts"
-import type { OperatorCluster } from "../test/realnodes/operatorCluster.ts"
-import { printedAddress, statefulSet } from "../test/e2e/workloads.ts"
+import { LISTENER_API_VERSION } from "../../domain/constants.ts"
+import { printedAddress, statefulSet } from "../e2e/workloads.ts"
+import { createNamespace, eventually } from "../envtest/kubeClient.ts"
+import { readyPod } from "../envtest/localCluster.ts"
+import { httpGetBody } from "../realnodes/httpGet.ts"
+import { startOperatorCluster } from "../realnodes/operatorCluster.ts"
+import type { OperatorCluster } from "../realnodes/operatorCluster.ts"
 
 const NAMESPACE = "demo"
 const WAIT = { timeoutMs: 240_000, intervalMs: 1000 }
