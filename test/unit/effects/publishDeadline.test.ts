@@ -25,9 +25,9 @@ import { ListenerAddressesNotReady } from "../../../effects/volumeErrors.ts"
 
 /** A Listener whose Service exists but whose node ports the controller has not written yet. */
 const listener: Listener = {
-  metadata: { name: "web", namespace: "default", generation: 1 },
-  spec: { className: "nodeport", ports: [{ name: "http", port: 8080, protocol: "TCP" }], extraPodSelectorLabels: {}, publishNotReadyAddresses: true }
-} as Listener
+  metadata: { name: "web", namespace: "default", uid: "1d2c3b4a", generation: 1 },
+  spec: { className: "nodeport", ports: [{ name: "http", port: 8080, protocol: "TCP" }], extraPodSelectorLabels: {}, publishNotReadyAddresses: true, objectOverrides: [] }
+}
 const notYet = new ListenerAddressesNotReady({
   namespace: "default",
   listener: "web",
