@@ -177,15 +177,25 @@ const main = async () => {
       console.log(`csi-provisioner log: ${throttled.length} "client-side throttling" waits${throttled.length > 0 ? `, e.g. ${throttled.at(-1)!.slice(0, 200)}` : ""}`)
     }
     const publishes: number[] = []
+    const codes = new Map<string, number>()
     for (const node of NODES) {
       const pod = await operator.nodePluginPod(node)
       const logs = await operator.cluster.plane.kubectl(["logs", "-n", OPERATOR_NAMESPACE, pod.metadata.name!, "-c", "node"])
+      // JSON lines (the chart's logFormat): the server's "CSI call" record of each call.
       for (const line of logs.stdout.split("\n")) {
-        const match = /rpc=\/csi\.v1\.Node\/NodePublishVolume code=(\w+) durationMs=(\d+)/u.exec(line)
-        if (match !== null) publishes.push(Number(match[2]))
+        if (!line.includes("NodePublishVolume") || !line.includes("durationMs")) continue
+        try {
+          const annotations = (JSON.parse(line) as { annotations?: { rpc?: string; code?: string; durationMs?: number } }).annotations
+          if (annotations?.rpc === "/csi.v1.Node/NodePublishVolume" && typeof annotations.durationMs === "number") {
+            publishes.push(annotations.durationMs)
+            codes.set(annotations.code ?? "?", (codes.get(annotations.code ?? "?") ?? 0) + 1)
+          }
+        } catch {
+          // not a JSON record
+        }
       }
     }
-    console.log(`NodePublishVolume calls in the node plugins' logs: ${publishes.length}, duration median ${seconds(percentile(publishes, 50))}, p90 ${seconds(percentile(publishes, 90))}`)
+    console.log(`NodePublishVolume calls in the node plugins' logs: ${publishes.length} ${JSON.stringify(Object.fromEntries(codes))}, duration median ${seconds(percentile(publishes, 50))}, p90 ${seconds(percentile(publishes, 90))}`)
   } finally {
     await operator.stop()
   }
