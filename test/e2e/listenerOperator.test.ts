@@ -195,6 +195,21 @@ describe("listener-operator on real kubelets, installed by its chart", { timeout
       events.filter((e) => (e["involvedObject"] as { kind?: string; name?: string }).name === name && e["reason"] === reason)
     for (const name of pods) assert.ok(about(name, "Scheduled").length > 0, `Pod ${name}'s Events are recorded (Scheduled)`)
     const failedMounts = pods.flatMap((name) => about(name, "FailedMount").map((e) => `${name}: ${String(e["message"])} (×${String(e["count"] ?? 1)})`))
+    if (failedMounts.length > 0) {
+      // Why the controller did not catch up in time: what the controller and the node plugins logged about those Listeners.
+      const listenerNames = pods.filter((name) => about(name, "FailedMount").length > 0).map((name) => name.startsWith("web-") ? `listener-${name}` : `${name}-listener`)
+      const controller = (await kube.list(`/api/v1/namespaces/${OPERATOR_NAMESPACE}/pods`, { labelSelector: "app.kubernetes.io/component=controller" })).items
+      const sources = [
+        ...controller.map((p) => ["controller", p.metadata.name!] as const),
+        ...(await Promise.all(NODES.map((n) => operator.nodePluginPod(n)))).map((p) => ["node", p.metadata.name!] as const)
+      ]
+      const lines: string[] = []
+      for (const [container, podName] of sources) {
+        const run = await kubectl(["logs", "-n", OPERATOR_NAMESPACE, podName, "-c", container, "--timestamps"])
+        lines.push(...run.stdout.split("\n").filter((line) => listenerNames.some((l) => line.includes(l)) || /lease|leader|watch|backing off|restart/iu.test(line)).map((line) => `${podName}: ${line.slice(0, 400)}`))
+      }
+      assert.deepEqual(failedMounts, [], `no first publish failed; the operator's log lines about them:\n${lines.slice(-80).join("\n")}`)
+    }
     assert.deepEqual(failedMounts, [], "no first publish failed")
   })
 
