@@ -81,6 +81,12 @@ export const whileCatchingUp = <A, E, R>(
     for (;;) {
       // Counted before reading, so a change that lands in between still wakes the wait.
       const seen = yield* view.changeCount
+      // Read after counting — the first time too: the watch may already have brought a
+      // newer version than `listener` (the controller's status can arrive before the
+      // publish's own apply has been answered), and that change is counted in `seen`,
+      // so waiting for the next one would miss it.
+      const cached = yield* view.listener(ref)
+      if (Option.isSome(cached)) current = yield* decodeListener(cached.value, ref)
       const outcome = yield* Effect.result(attempt(current))
       if (outcome._tag === "Success") return outcome.success
       const error = outcome.failure
@@ -91,7 +97,5 @@ export const whileCatchingUp = <A, E, R>(
       if (left <= 0) return yield* Effect.fail(waits ? afterWaiting(error, Date.now() - started, cutByCall) : error)
       const woke = yield* Effect.timeoutOption(view.awaitChange(seen), Duration.millis(left))
       if (Option.isNone(woke)) return yield* Effect.fail(afterWaiting(error, Date.now() - started, cutByCall))
-      const cached = yield* view.listener(ref)
-      if (Option.isSome(cached)) current = yield* decodeListener(cached.value, ref)
     }
   })
