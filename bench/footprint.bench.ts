@@ -1,8 +1,8 @@
 // Footprint of the compiled operator (dist/bin, what the image ships), against a real
 // local API server (test/envtest): for each role, time from process start to the CSI
 // socket and to /readyz, and RSS once idle, beside a bare `node` process; `--help` time;
-// controller RSS with many Listeners (a headless ClusterIP class, so the /24 Service
-// range is no limit).
+// controller RSS with many Listeners (a headless ClusterIP class: no cluster IP to
+// allocate, as in the recorded figures).
 //
 //   npm run build && node --import tsx bench/footprint.bench.ts [runs=3] [listenerCounts=1000,5000,10000]
 //

@@ -10,9 +10,10 @@
  *     controller restart (fresh caches, relist) → requests sent;
  * (c) heap and RSS of the process with those objects cached.
  *
- * The class is headless (`clusterIP: None` through serviceOverrides): the envtest API server
- * serves a /24 Service CIDR, too small for 1,000 cluster IPs. The request path — one
- * Service apply and one status apply per Listener — is the same as with an allocated IP.
+ * The class is headless (`clusterIP: None` through serviceOverrides), as in the figures of
+ * docs/performance.md since the envtest Service CIDR was a /24 (a /16 now); the request
+ * path — one Service apply and one status apply per Listener — is the same as with an
+ * allocated IP.
  * The controller manager is not started: ClusterIP Listeners need none of its controllers,
  * and without it every request the API server counts for Services and Listeners is ours
  * or the benchmark driver's.

@@ -7,8 +7,8 @@
  * directory), composed in this process with our controller role (test/envtest/nodeFleet.ts).
  * Each node gets `volumesPerNode` volumes: one bound to the shared LoadBalancer Listener
  * `shared-lb` (listener-name), the others of a per-volume Listener (listener-class) — of a
- * NodePort class for up to 240 in all (envtest's /24 Service CIDR), of a headless ClusterIP
- * class for the rest.
+ * NodePort class for up to 2,400 in all (the node port range 30000–32767 holds 2,768), of a
+ * headless ClusterIP class for the rest.
  * Volumes are published through each plugin's CSI socket with the kubelet's request.
  *
  * Reports, counted by the API server (`apiserver_request_total` before/after, by verb and
@@ -34,9 +34,10 @@ const PER_NODE = Number(process.argv[3] ?? 20)
 const REST_SECONDS = Number(process.argv[4] ?? 600)
 const NODE_CHANGES = Math.min(Number(process.argv[5] ?? 10), NODES)
 const LISTENERS = "/apis/listeners.stackable.tech/v1alpha1"
-// envtest's /24 Service CIDR holds ~250 cluster IPs: NodePort volumes per node are capped so
-// the fleet has at most 240 NodePort Services; the other per-volume Listeners are headless.
-const NODEPORT_PER_NODE = Math.max(1, Math.min(PER_NODE - 1, Math.floor(240 / NODES)))
+// The node port range holds 2,768 ports (envtest's /16 Service CIDR far more cluster IPs):
+// NodePort volumes per node are capped so the fleet has at most 2,400 NodePort Services; the
+// other per-volume Listeners are headless.
+const NODEPORT_PER_NODE = Math.max(1, Math.min(PER_NODE - 1, Math.floor(2400 / NODES)))
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`
 const memory = () => {

@@ -10,7 +10,8 @@
  * the socket has the umask's mode; we accept it rather than change the process-wide umask.
  *
  * Calls: each handler runs in the context captured when the server started, in a fiber
- * the scope owns; a cancelled call interrupts its fiber. A typed failure becomes the gRPC
+ * the scope owns, with the call's deadline as `CallDeadline`; a cancelled call interrupts
+ * its fiber. A typed failure becomes the gRPC
  * status of `status.ts`, a defect becomes INTERNAL, an interruption UNAVAILABLE; nothing
  * escapes to crash the process. RPCs without a handler answer UNIMPLEMENTED. The transport
  * is grpc-js, with the generated codecs as its (de)serializers (`grpc/methods.ts`).
@@ -44,6 +45,7 @@ import type {
   ValidateVolumeCapabilitiesRequest,
   ValidateVolumeCapabilitiesResponse
 } from "./proto.ts"
+import { CallDeadline } from "../effects/CallDeadline.ts"
 import { csiMethod, unaryHandler } from "./grpc/methods.ts"
 import type { GrpcService } from "./grpcSocket.ts"
 import { serveOnSocket } from "./grpcSocket.ts"
@@ -153,15 +155,21 @@ const reply = (callback: sendUnaryData<object>, exit: Exit.Exit<unknown, CsiErro
     catch: (cause) => cause
   }).pipe(Effect.catch((cause) => Effect.logError("cannot send the CSI answer", cause)))
 
+/** grpc-js's deadline of a call (a Date, or a number: Infinity when the client set none) as epoch ms. */
+const deadlineMillis = (deadline: Date | number): number => deadline instanceof Date ? deadline.getTime() : deadline
+
 const serveCall = <R>(
   path: string,
   handler: AnyHandler<R>,
   request: unknown,
+  deadline: number,
   cancelled: () => boolean,
   callback: sendUnaryData<object>
 ): Effect.Effect<void, never, R> =>
   Effect.flatMap(Clock.currentTimeMillis, (started) =>
     Effect.suspend(() => handler(request)).pipe(
+      // A handler that waits ends its wait in time to answer itself (effects/CallDeadline.ts).
+      Effect.provideService(CallDeadline, deadline),
       Effect.withSpan(path),
       Effect.annotateLogs({ rpc: path }),
       Effect.onExit((exit) =>
@@ -191,7 +199,7 @@ const grpcServiceOf = <R>(service: CsiService<R>, run: Run<R>): GrpcService => {
     const method = csiMethod(service.name, name)
     definition[name] = method
     implementation[name] = unaryHandler((request, call, callback) => {
-      const fiber = run(serveCall(method.path, handler, request, () => call.cancelled, callback))
+      const fiber = run(serveCall(method.path, handler, request, deadlineMillis(call.getDeadline()), () => call.cancelled, callback))
       if (call.cancelled) fiber.interruptUnsafe()
       else call.once("cancelled", () => fiber.interruptUnsafe())
     })

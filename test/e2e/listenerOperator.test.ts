@@ -184,6 +184,35 @@ describe("listener-operator on real kubelets, installed by its chart", { timeout
     await kube.delete(`/api/v1/namespaces/${NS}/pods/grouped`)
   })
 
+  test("the normal first publish of a new Pod succeeds: no FailedMount Event (the node plugin waits for the controller)", async () => {
+    // The StatefulSet's replicas (the first Listeners of a fresh cluster), the re-created
+    // web-0 of (c), and the generic ephemeral Pods of (d) and fsGroup: each new Pod's first
+    // NodePublishVolume found its Listener without addresses (the controller had not written
+    // the node ports yet) and waited for them instead of failing into the kubelet's back-off.
+    const pods = ["web-0", "web-1", "eph", "grouped"]
+    const events = (await kube.list(`/api/v1/namespaces/${NS}/events`)).items
+    const about = (name: string, reason: string) =>
+      events.filter((e) => (e["involvedObject"] as { kind?: string; name?: string }).name === name && e["reason"] === reason)
+    for (const name of pods) assert.ok(about(name, "Scheduled").length > 0, `Pod ${name}'s Events are recorded (Scheduled)`)
+    const failedMounts = pods.flatMap((name) => about(name, "FailedMount").map((e) => `${name}: ${String(e["message"])} (×${String(e["count"] ?? 1)})`))
+    if (failedMounts.length > 0) {
+      // Why the controller did not catch up in time: what the controller and the node plugins logged about those Listeners.
+      const listenerNames = pods.filter((name) => about(name, "FailedMount").length > 0).map((name) => name.startsWith("web-") ? `listener-${name}` : `${name}-listener`)
+      const controller = (await kube.list(`/api/v1/namespaces/${OPERATOR_NAMESPACE}/pods`, { labelSelector: "app.kubernetes.io/component=controller" })).items
+      const sources = [
+        ...controller.map((p) => ["controller", p.metadata.name!] as const),
+        ...(await Promise.all(NODES.map((n) => operator.nodePluginPod(n)))).map((p) => ["node", p.metadata.name!] as const)
+      ]
+      const lines: string[] = []
+      for (const [container, podName] of sources) {
+        const run = await kubectl(["logs", "-n", OPERATOR_NAMESPACE, podName, "-c", container, "--timestamps"])
+        lines.push(...run.stdout.split("\n").filter((line) => listenerNames.some((l) => line.includes(l)) || /lease|leader|watch|backing off|restart/iu.test(line)).map((line) => `${podName}: ${line.slice(0, 400)}`))
+      }
+      assert.deepEqual(failedMounts, [], `no first publish failed; the operator's log lines about them:\n${lines.slice(-80).join("\n")}`)
+    }
+    assert.deepEqual(failedMounts, [], "no first publish failed")
+  })
+
   test("(e) restarting the node plugin Pod loses nothing and the next publish works", async () => {
     const web1 = await readyPod("web-1")
     const nodeName = web1.spec.nodeName as string

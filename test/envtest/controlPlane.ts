@@ -138,7 +138,14 @@ export const CONTROLLERS = [
   "root-ca-certificate-publisher-controller",
 ] as const;
 
-export const SERVICE_CLUSTER_IP_RANGE = "10.0.0.0/24";
+/**
+ * A /16: 65,534 cluster IPs, so scale benchmarks (bench/nodeScale.bench.ts at 200 nodes × 20
+ * volumes) can give thousands of Listeners a cluster IP; a /24 capped them at ~250. The
+ * `kubernetes` Service keeps the range's first address, 10.0.0.1 (in the serving
+ * certificate, certs.ts). Disjoint from the real-node subnets (10.213/16, 10.214/16,
+ * test/realnodes/network.ts) and the node fleet's addresses (10.96/11, nodeFleet.ts).
+ */
+export const SERVICE_CLUSTER_IP_RANGE = "10.0.0.0/16";
 
 function kubeconfig(server: string, ca: string, client: KeyPair, name = "envtest"): string {
   const b64 = (s: string): string => Buffer.from(s, "utf8").toString("base64");

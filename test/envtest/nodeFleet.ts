@@ -101,8 +101,9 @@ export async function startNodeFleet(options: FleetOptions): Promise<Fleet> {
       kube.create(`${LISTENERS}/listenerclasses`, { apiVersion: LISTENER_API_VERSION, kind: "ListenerClass", metadata: { name }, spec })
     await listenerClass(FLEET_CLASSES.nodePort, { serviceType: "NodePort" })
     await listenerClass(FLEET_CLASSES.loadBalancer, { serviceType: "LoadBalancer" })
-    // Headless: envtest's Service CIDR is a /24, so at most ~250 Services with a cluster IP
-    // (NodePort and LoadBalancer ones included) fit; the rest of a large fleet uses this.
+    // Headless: NodePort Services are bounded by the node port range (30000–32767, 2,768
+    // ports; envtest's Service CIDR, a /16, holds far more cluster IPs); the rest of a large
+    // fleet's per-volume Listeners use this class.
     await listenerClass(FLEET_CLASSES.headless, { serviceType: "ClusterIP", serviceOverrides: { spec: { clusterIP: "None" } } })
 
     const nodeNames = Array.from({ length: options.nodes }, (_, i) => nodeName(i))

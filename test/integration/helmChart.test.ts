@@ -250,7 +250,10 @@ test("controller Deployment: `run controller` and csi-provisioner share /csi/csi
     "--feature-gates=Topology=true",
     "--extra-create-metadata",
     "--leader-election",
-    "--leader-election-namespace=$(NAMESPACE)"
+    "--leader-election-namespace=$(NAMESPACE)",
+    // Not its own 5/s: 3 requests per new volume on the path of a Pod's start.
+    "--kube-api-qps=50",
+    "--kube-api-burst=100"
   ]) assert.ok(provisioner.args.includes(arg), `csi-provisioner lacks ${arg}: ${provisioner.args.join(" ")}`)
   assert.equal(envValue(provisioner, "NAMESPACE").valueFrom?.fieldRef?.fieldPath, "metadata.namespace")
 

@@ -15,6 +15,7 @@ import type { KubeClient } from "../envtest/kubeClient.ts";
 import { PAUSE_REF } from "../images/build.ts";
 import { checkSubnetsFree, createBridge, createNodeNetwork, hostAddress, must, names, removeNetwork } from "./network.ts";
 import { startNode } from "./node.ts";
+import { weightPodCgroup } from "./podCgroupWeight.ts";
 import type { RealNode } from "./node.ts";
 import { recordRun, selfOwner, sweepDeadRuns, sweepRun } from "./runs.ts";
 import type { RunRecord } from "./runs.ts";
@@ -83,6 +84,8 @@ export async function startRealCluster(options: RealClusterOptions): Promise<Rea
     await createBridge(runId);
     plane = await startControlPlane({ controllerManager: true, scheduler: true, address: hostAddress(), extraControllers: NODE_CONTROLLERS, log, ...(options.auditLog !== undefined ? { auditLog: options.auditLog } : {}) });
     const n = names(runId);
+    const shares = weightPodCgroup();
+    log(`Pods' cgroup weight: ${shares ?? "unchanged (no cgroup v1 cpu controller)"}`);
     for (const [index, name] of options.nodes.entries()) {
       const netns = await createNodeNetwork(runId, index, options.nodes.length);
       const node = await startNode({ runDir, nsDir, index, name, netns, plane, sandboxImage: PAUSE_REF, log });
