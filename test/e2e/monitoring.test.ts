@@ -162,7 +162,7 @@ describe("a real Prometheus scrapes both roles on real kubelets: series, alerts,
       apiVersion: LISTENER_API_VERSION, kind: "Listener", metadata: { name: "orphan", namespace: NS },
       spec: { className: "monitoring-missing", ports: [{ name: "http", port: 8080, protocol: "TCP" }] }
     })
-    // A Pod mounting it waits to be published: the waits counter gets its first series.
+    // A Pod mounting it waits: its volume is not provisioned while the class is missing.
     await kube.create(`/api/v1/namespaces/${NS}/pods`, {
       ...ephemeralPod("waiting", NS, "monitoring-missing", "node-a"),
       spec: {
@@ -200,7 +200,18 @@ describe("a real Prometheus scrapes both roles on real kubelets: series, alerts,
     const publishes = await query('csi_plugin_operations_seconds_count{method_name="/csi.v1.Node/NodePublishVolume", grpc_status_code="OK"}')
     assert.deepEqual([...new Set(publishes.map((s) => s.metric["node"]))].sort(), [...NODES])
     assert.ok(publishes.every((s) => s.metric["driver_name"] === "listeners.stackable.tech"))
-    assert.ok((await query('listener_operator_volume_waits_total{action="PublishVolume"}')).length > 0, "the waiting publish was counted")
+    // A publish that must wait: a LoadBalancer Listener whose cloud never answers fails fast
+    // with its explaining Event (a Listener the controller merely has not caught up with is
+    // waited for inside the call, so it is not counted).
+    await kube.create(`${LISTENERS}/listenerclasses`, listenerClass("monitoring-lb", { serviceType: "LoadBalancer", preferredAddressType: "IP" }))
+    await kube.create(`/api/v1/namespaces/${NS}/pods`, ephemeralPod("lb", NS, "monitoring-lb", "node-a"))
+    const waits = await eventually("the waiting publish counted", async () => {
+      const found = await query('listener_operator_volume_waits_total{action="PublishVolume"}')
+      return found.length > 0 ? found : undefined
+    }, WAIT)
+    assert.ok(waits.every((s) => s.metric["role"] === "node" && s.metric["node"] === "node-a"), "counted by node-a's plugin")
+    assert.ok(waits.some((s) => s.metric["reason"] === "AwaitingListenerAddress"), `the waiting Event's reason: ${JSON.stringify(waits.map((s) => s.metric))}`)
+    await kube.delete(`/api/v1/namespaces/${NS}/pods/lb`)
   })
 
   test("a node plugin stopped on node-b fires ListenerNodePluginMissing for node-b; bringing it back resolves it", async () => {
