@@ -8,6 +8,7 @@
 // Services it finds without writing to them (the API server's audit log).
 import assert from "node:assert/strict"
 import { after, before, describe, test } from "node:test"
+import type { TestContext } from "node:test"
 import { CSI_DRIVER_NAME, LISTENER_API_VERSION } from "../../domain/constants.ts"
 import { CRD_REFUSED_REASON } from "../../k8s/crdSync.ts"
 import { operatorRef } from "../images/build.ts"
@@ -264,7 +265,11 @@ describe("upgrade, version skew, rollback, uninstall and re-install of our relea
     assert.deepEqual(poller.snapshot().failures, [])
   })
 
-  test("helm upgrade to the next build (image, values, CRD) while Pods publish: 0 failed requests, every Pod published, Lease handed over", async (t) => {
+  /**
+   * `roll` rolls both workloads while new Pods keep publishing: both rollouts finish, every
+   * Pod is published with at most one failed mount, and the Lease passes to the new controller.
+   */
+  const rollWhilePublishing = async (t: TestContext, label: string, roll: () => Promise<unknown>): Promise<void> => {
     const previous = await leaseHolder()
     const lease = watchLease()
     const publishing = startPublishing()
@@ -272,19 +277,23 @@ describe("upgrade, version skew, rollback, uninstall and re-install of our relea
       await lease.stop()
       await publishing.stop().catch(() => undefined)
     })
+    await roll()
+    await rolledOut("daemonset", NODE_DS)
+    await rolledOut("deployment", CONTROLLER)
+    assertPublished(label, await publishing.stop(), true)
+    await assertLeaseHandedOver(label, await lease.stop(), previous)
+  }
+
+  test("helm upgrade to the next build (image, values, CRD) while Pods publish: 0 failed requests, every Pod published, Lease handed over", async (t) => {
     const [repository, tag] = splitRef(nextOperatorRef())
-    await helm("helm upgrade to the next build", [
+    await rollWhilePublishing(t, "helm upgrade", () => helm("helm upgrade to the next build", [
       "upgrade", RELEASE, CHART_DIR, "--namespace", OPERATOR_NAMESPACE, "--reuse-values", "--wait", "--timeout", "5m",
       "--set", `image.repository=${repository}`, "--set", `image.tag=${tag}`,
       // Changed values: both Pod templates change.
       "--set", "logLevel=info", "--set", "node.addressRefreshSeconds=3"
-    ])
-    await rolledOut("daemonset", NODE_DS)
-    await rolledOut("deployment", CONTROLLER)
-    assertPublished("helm upgrade", await publishing.stop(), true)
+    ]))
     assert.equal(await imageOf("daemonset", NODE_DS), nextOperatorRef())
     assert.equal(await imageOf("deployment", CONTROLLER), nextOperatorRef())
-    await assertLeaseHandedOver("helm upgrade", await lease.stop(), previous)
     const polled = poller.snapshot()
     report(`after helm upgrade: ${polled.requests} requests, ${polled.failures.length} failed`)
     assert.deepEqual(polled.failures, [])
@@ -310,19 +319,9 @@ describe("upgrade, version skew, rollback, uninstall and re-install of our relea
   })
 
   test("helm rollback to the first release while Pods publish: 0 failed requests, every Pod published, Lease handed over", async (t) => {
-    const previous = await leaseHolder()
-    const lease = watchLease()
-    const publishing = startPublishing()
-    t.after(async () => {
-      await lease.stop()
-      await publishing.stop().catch(() => undefined)
-    })
-    await helm("helm rollback", ["rollback", RELEASE, "1", "--namespace", OPERATOR_NAMESPACE, "--wait", "--timeout", "5m"])
-    await rolledOut("daemonset", NODE_DS)
-    await rolledOut("deployment", CONTROLLER)
-    assertPublished("helm rollback", await publishing.stop(), true)
+    await rollWhilePublishing(t, "helm rollback", () =>
+      helm("helm rollback", ["rollback", RELEASE, "1", "--namespace", OPERATOR_NAMESPACE, "--wait", "--timeout", "5m"]))
     assert.equal(await imageOf("daemonset", NODE_DS), operatorRef())
-    await assertLeaseHandedOver("helm rollback", await lease.stop(), previous)
     const polled = poller.snapshot()
     report(`after helm rollback: ${polled.requests} requests, ${polled.failures.length} failed`)
     assert.deepEqual(polled.failures, [])
