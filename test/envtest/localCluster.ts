@@ -14,7 +14,6 @@ import { Effect, Exit, Layer, Logger, Scope } from "effect"
 import { KubeApiHttp } from "../../adapters/KubeApiHttp.ts"
 import { CSI_DRIVER_NAME } from "../../domain/constants.ts"
 import type { ListenerClassPreset } from "../../domain/constants.ts"
-import { crdManifests } from "../../k8s/crds.ts"
 import { listenerCsiDriver, listenerStorageClass } from "../../k8s/deploy/storage.ts"
 import { Readiness } from "../../k8s/operability/probes.ts"
 import { controllerRoleLayer } from "../../k8s/roles/controllerRole.ts"
@@ -28,6 +27,7 @@ import { startKubelet } from "./kubelet.ts"
 import type { Kubelet } from "./kubelet.ts"
 import { eventually } from "./kubeClient.ts"
 import type { KubeClient, KubeObject } from "./kubeClient.ts"
+import { createListenerCrds } from "./listenerCrds.ts"
 import { spawnTracked } from "./processes.ts"
 import type { TrackedProcess } from "./processes.ts"
 
@@ -138,14 +138,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     const plane = await startControlPlane({ controllerManager: true, scheduler: true, log: options.log })
     stops.push(() => plane.stop())
     const kube = plane.kube
-    for (const crd of crdManifests()) await kube.create("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd)
-    for (const crd of crdManifests()) {
-      await eventually(`CRD ${crd.metadata.name} established`, async () => {
-        const live = await kube.get(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`)
-        const conditions = (live.status?.["conditions"] ?? []) as Array<{ type: string; status: string }>
-        return conditions.some((c) => c.type === "Established" && c.status === "True")
-      }, WAIT)
-    }
+    await createListenerCrds(kube, WAIT)
     await kube.create("/apis/storage.k8s.io/v1/storageclasses", listenerStorageClass())
     await kube.create("/apis/storage.k8s.io/v1/csidrivers", listenerCsiDriver())
 

@@ -21,7 +21,6 @@ import { KubeApiHttp } from "../../adapters/KubeApiHttp.ts"
 import { kubeConfigFromFile } from "../../adapters/http/kubeconfig.ts"
 import { CSI_DRIVER_NAME, LISTENER_API_VERSION, STORAGE_CLASS_NAME } from "../../domain/constants.ts"
 import { KubeApi } from "../../effects/KubeApi.ts"
-import { crdManifests } from "../../k8s/crds.ts"
 import { Readiness } from "../../k8s/operability/probes.ts"
 import { controllerRoleLayer } from "../../k8s/roles/controllerRole.ts"
 import { nodeRoleLayer } from "../../k8s/roles/nodeRole.ts"
@@ -32,6 +31,7 @@ import type { ControlPlane } from "./controlPlane.ts"
 import { createFakeNode } from "./fakeNodes.ts"
 import { createNamespace, eventually } from "./kubeClient.ts"
 import type { KubeClient, KubeObject } from "./kubeClient.ts"
+import { createListenerCrds } from "./listenerCrds.ts"
 
 export const FLEET_NAMESPACE = "fleet"
 export const FLEET_CLASSES = { nodePort: "fleet-nodeport", loadBalancer: "fleet-lb", headless: "fleet-headless" } as const
@@ -87,14 +87,7 @@ export async function startNodeFleet(options: FleetOptions): Promise<Fleet> {
     const plane = await startControlPlane({ log: options.log })
     stops.push(() => plane.stop())
     const kube = plane.kube
-    for (const crd of crdManifests()) await kube.create("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd)
-    for (const crd of crdManifests()) {
-      await eventually(`CRD ${crd.metadata.name} served`, async () => {
-        const live = await kube.get(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`)
-        const conditions = (live.status?.["conditions"] ?? []) as Array<{ type: string; status: string }>
-        return conditions.some((c) => c.type === "Established" && c.status === "True") ? true : undefined
-      }, { timeoutMs: 60_000, intervalMs: 200 })
-    }
+    await createListenerCrds(kube, { timeoutMs: 60_000, intervalMs: 200 })
     await eventually("Listeners served", () => kube.getOrUndefined(`${LISTENERS}/listenerclasses`), { timeoutMs: 60_000, intervalMs: 200 })
     await createNamespace(kube, FLEET_NAMESPACE, { waitForServiceAccount: false })
     const listenerClass = (name: string, spec: object) =>
