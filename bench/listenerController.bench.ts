@@ -30,6 +30,7 @@ import { crdManifests } from "../k8s/crds.ts"
 import { makeListenerController } from "../k8s/listenerController.ts"
 import { reconcileTotal } from "../k8s/runtime/metrics.ts"
 import { startControlPlane } from "../test/envtest/controlPlane.ts"
+import { requestTotals } from "../test/envtest/nodeFleet.ts"
 
 const COUNT = Number(process.argv[2] ?? 1000)
 const CONCURRENCY = Number(process.argv[3] ?? 4)
@@ -38,20 +39,6 @@ const CLASS = "bench-clusterip"
 const LISTENER_API = "listeners.stackable.tech/v1alpha1"
 
 type Counts = Map<string, number>
-
-/** `apiserver_request_total` summed by `VERB resource[/subresource]`. */
-const parseRequestTotals = (text: string): Counts => {
-  const counts: Counts = new Map()
-  for (const line of text.split("\n")) {
-    if (!line.startsWith("apiserver_request_total{")) continue
-    const labels = Object.fromEntries([...line.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]))
-    const value = Number(line.slice(line.lastIndexOf(" ") + 1))
-    const resource = labels["subresource"] ? `${labels["resource"]}/${labels["subresource"]}` : labels["resource"]!
-    const key = `${labels["verb"]} ${resource}`
-    counts.set(key, (counts.get(key) ?? 0) + value)
-  }
-  return counts
-}
 
 const diff = (before: Counts, after: Counts): Counts => {
   const result: Counts = new Map()
@@ -100,7 +87,7 @@ const main = Effect.gen(function*() {
   // Two clients: the driver's requests (creating Listeners) are kept apart from the controller's.
   const driver = (yield* KubeApiHttp.make(kc, { userAgent: "bench-driver", maxSockets: 32 })).api
   const ctl = yield* KubeApiHttp.make(kc, { userAgent: "listener-operator-bench" })
-  const metrics = () => Effect.promise(() => plane.metrics()).pipe(Effect.map(parseRequestTotals))
+  const metrics = () => Effect.promise(() => plane.metrics()).pipe(Effect.map(requestTotals))
 
   for (const crd of crdManifests()) yield* driver.apply(Kinds.CustomResourceDefinition, { ...crd }, { fieldManager: "bench", force: true })
   // Wait until the new resources are served (Established, then discovery catches up).
