@@ -3,15 +3,21 @@
 // missing: that path is what every `npm test` run goes through.)
 import assert from "node:assert/strict"
 import { spawnSync } from "node:child_process"
+import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { test } from "node:test"
 
 const script = join(import.meta.dirname, "..", "..", "install-deps.sh")
 const NOBODY = 65534
 
-/** Run the script as nobody (when we are root; otherwise as ourselves, who are not root either). */
+/**
+ * Run the script as nobody (when we are root; otherwise as ourselves, who are not root
+ * either). It is read here and given on stdin: nobody may not be able to enter the checkout
+ * (a clone in a `mktemp -d` directory is mode 0700).
+ */
 const runUnprivileged = (path: string) =>
-  spawnSync("bash", [script], {
+  spawnSync("bash", ["-s"], {
+    input: readFileSync(script, "utf8"),
     encoding: "utf8",
     env: { PATH: path },
     ...(process.getuid?.() === 0 ? { uid: NOBODY, gid: NOBODY } : {}),
