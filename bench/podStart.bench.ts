@@ -27,7 +27,7 @@
  * CSI call records. Further arguments are `helm install --set` values, e.g. to compare chart
  * settings: `provisioner.kubeApiQps=5 provisioner.kubeApiBurst=10`.
  */
-import { rm } from "node:fs/promises"
+import { rm, writeFile } from "node:fs/promises"
 import { createNamespace } from "../test/envtest/kubeClient.ts"
 import type { KubeClient, KubeObject } from "../test/envtest/kubeClient.ts"
 import type { AuditEvent } from "../test/envtest/controlPlane.ts"
@@ -45,6 +45,7 @@ import {
   nodePluginRequests,
   podBound,
   PUBLISH_TIMELINE,
+  requestsAbout,
   stageDurations
 } from "./podStartStages.ts"
 import type { Stage, TimedPod } from "./podStartStages.ts"
@@ -154,6 +155,10 @@ const report = async (operator: OperatorCluster, started: ReadonlyArray<Started>
     console.log(row("listener − emptyDir (per round)", differences("listener")))
     console.log(row("hostPath − emptyDir (per round)", differences("hostPath")))
     console.log(row("listener − hostPath (per round)", rounds.map((r) => (r.listener.ready - r.listener.created) - (r.hostPath.ready - r.hostPath.created))))
+    // After binding: what the volume adds once the scheduler is done (kubelet, publish).
+    const boundToReady = (pod: Started) => pod.ready - podBound.at(audit, timed(pod))
+    console.log(row("listener − emptyDir, Pod bound → Ready (per round)", rounds.map((r) => boundToReady(r.listener) - boundToReady(r.emptyDir))))
+    console.log(row("hostPath − emptyDir, Pod bound → Ready (per round)", rounds.map((r) => boundToReady(r.hostPath) - boundToReady(r.emptyDir))))
   }
   console.log(`FailedMount Events on the listener Pods: ${failedMounts.length}${failedMounts.length > 0 ? ` (${failedMounts.map((e) => String(e["message"])).slice(0, 3).join("; ")})` : ""}`)
 
@@ -190,6 +195,9 @@ const report = async (operator: OperatorCluster, started: ReadonlyArray<Started>
     const key = [...nodePluginRequests(audit, pod)].sort().join(", ")
     requestCounts.set(key, (requestCounts.get(key) ?? 0) + 1)
   }
+  const dump = `/tmp/podstart-requests-${new Date().toISOString().replace(/[:.]/gu, "-")}.json`
+  await writeFile(dump, JSON.stringify(Object.fromEntries(of("listener").map((pod) => [pod.name, requestsAbout(audit, pod)])), null, 1))
+  console.log(`Every request about each listener Pod's objects: ${dump}`)
   console.log(`Node plugin requests per listener Pod (Pods with that set): ${[...requestCounts].map(([key, n]) => `${n} × [${key}] (${key.split(", ").length})`).join("; ")}`)
 
   const provisioner = audit.filter((e) => by(e, CONTROLLER_SA) && e.userAgent?.startsWith("csi-provisioner") === true && e.verb !== "watch")

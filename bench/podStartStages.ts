@@ -15,11 +15,12 @@ export const KUBELET = /^system:node:/u
 export const CONTROLLER_SA = new RegExp(`^system:serviceaccount:${OPERATOR_NAMESPACE}:.*-controller$`, "u")
 export const NODE_SA = new RegExp(`^system:serviceaccount:${OPERATOR_NAMESPACE}:.*-node$`, "u")
 
-/** A successful request of `verb` on `resource`/`name` (and `subresource`, none when not given). */
-export const ref = (e: AuditEvent, verb: string | ReadonlyArray<string>, resource: string, name: string, subresource?: string) =>
+/** A request of `verb` on `resource`/`name` (and `subresource`, none when not given), answered with success (or NotFound, `orNotFound`). */
+export const ref = (e: AuditEvent, verb: string | ReadonlyArray<string>, resource: string, name: string, subresource?: string, orNotFound = false) =>
   (typeof verb === "string" ? e.verb === verb : verb.includes(e.verb)) &&
   e.objectRef?.resource === resource && e.objectRef.name === name &&
-  (e.objectRef.subresource ?? "") === (subresource ?? "") && (e.responseStatus?.code ?? 0) < 300
+  (e.objectRef.subresource ?? "") === (subresource ?? "") &&
+  ((e.responseStatus?.code ?? 0) < 300 || (orNotFound && e.responseStatus?.code === 404))
 export const by = (e: AuditEvent, user: RegExp) => user.test(e.user.username)
 
 /** The first audit event matching, as epoch ms (when it was answered, or received); NaN if none. */
@@ -150,13 +151,13 @@ export interface PublishPoint {
   readonly at: (audit: ReadonlyArray<AuditEvent>, pod: TimedPod) => number
 }
 
-const nodePlugin = (verb: string | ReadonlyArray<string>, resource: string, name: (pod: TimedPod) => string, when: "received" | "answered" = "answered", subresource?: string) =>
-  (audit: ReadonlyArray<AuditEvent>, pod: TimedPod) => firstAt(audit, (e) => ref(e, verb, resource, name(pod), subresource) && by(e, NODE_SA), when)
+const nodePlugin = (verb: string | ReadonlyArray<string>, resource: string, name: (pod: TimedPod) => string, when: "received" | "answered" = "answered", orNotFound = false) =>
+  (audit: ReadonlyArray<AuditEvent>, pod: TimedPod) => firstAt(audit, (e) => ref(e, verb, resource, name(pod), undefined, orNotFound) && by(e, NODE_SA), when)
 
 /** The publish of a listener Pod request by request, to see what of it is ours and what waits. */
 export const PUBLISH_TIMELINE: ReadonlyArray<PublishPoint> = [
-  { label: "kubelet: GET PVC answered", at: (audit, pod) => firstAt(audit, (e) => ref(e, "get", "persistentvolumeclaims", pvcName(pod)) && by(e, KUBELET)) },
-  { label: "kubelet: GET PV answered", at: (audit, pod) => firstAt(audit, (e) => ref(e, "get", "persistentvolumes", pvName(pod)) && by(e, KUBELET)) },
+  { label: "kubelet: first request for the PVC answered", at: (audit, pod) => firstAt(audit, (e) => e.objectRef?.name === pvcName(pod) && e.objectRef.resource === "persistentvolumeclaims" && by(e, KUBELET)) },
+  { label: "kubelet: first request for the PV answered", at: (audit, pod) => firstAt(audit, (e) => e.objectRef?.name === pvName(pod) && e.objectRef.resource === "persistentvolumes" && by(e, KUBELET)) },
   { label: "node plugin: GET PV received (publish starts)", at: nodePlugin("get", "persistentvolumes", pvName, "received") },
   { label: "node plugin: GET PV answered", at: nodePlugin("get", "persistentvolumes", pvName) },
   { label: "node plugin: GET PVC answered", at: nodePlugin("get", "persistentvolumeclaims", pvcName) },
@@ -166,10 +167,25 @@ export const PUBLISH_TIMELINE: ReadonlyArray<PublishPoint> = [
   { label: "node plugin: PATCH PV labels answered", at: nodePlugin("patch", "persistentvolumes", pvName) },
   { label: "node plugin: PATCH Pod label answered", at: nodePlugin("patch", "pods", (pod) => pod.name) },
   { label: "controller: APPLY Listener status answered", at: (audit, pod) => firstAt(audit, (e) => ref(e, "patch", "listeners", pvcName(pod), "status") && by(e, CONTROLLER_SA)) },
-  { label: "node plugin: GET PodListeners answered", at: nodePlugin("get", "podlisteners", (pod) => `pod-${pod.uid}`) },
+  { label: "node plugin: GET PodListeners answered", at: nodePlugin("get", "podlisteners", (pod) => `pod-${pod.uid}`, "answered", true) },
   { label: "node plugin: PodListeners written (publish done)", at: nodePlugin(["create", "patch"], "podlisteners", (pod) => `pod-${pod.uid}`) },
   { label: "Ready", at: (_, pod) => pod.ready }
 ]
+
+/** Every request about one listener Pod's objects (Pod, PVC, PV, Listener, Service, PodListeners), in order, for a look by hand. */
+export const requestsAbout = (audit: ReadonlyArray<AuditEvent>, pod: TimedPod) => {
+  const names = new Set([pvName(pod), pvcName(pod), pod.name, `pod-${pod.uid}`])
+  return audit
+    .filter((e) => names.has(e.objectRef?.name ?? "") && e.verb !== "watch" && e.verb !== "list")
+    .map((e) => ({
+      user: e.user.username,
+      agent: e.userAgent?.split(" ")[0],
+      request: `${e.verb} ${e.objectRef?.resource ?? "?"}${e.objectRef?.subresource !== undefined ? `/${e.objectRef.subresource}` : ""} ${e.objectRef?.name ?? ""}`,
+      code: e.responseStatus?.code,
+      received: e.requestReceivedTimestamp,
+      answered: e.stageTimestamp
+    }))
+}
 
 /** Requests of the node plugins for one listener Pod's publish, by verb and resource. */
 export const nodePluginRequests = (audit: ReadonlyArray<AuditEvent>, pod: TimedPod): ReadonlyArray<string> => {
