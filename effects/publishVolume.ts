@@ -113,7 +113,10 @@ const loadClaim = Effect.fn("loadClaim")(function*(volumeId: string) {
   return { pv, pvc, claimRef: { namespace: claimRef.namespace, name: claimRef.name } }
 })
 
-/** Merge-patch labels onto an object unless it already carries them (no write when converged). */
+/**
+ * Merge-patch labels onto an object unless it already carries them (no write when
+ * converged). Whether it wrote: the object lacked one of them.
+ */
 const ensureLabels = Effect.fn("ensureLabels")(function*(
   step: string,
   kind: typeof Kinds.Pod | typeof Kinds.PersistentVolume,
@@ -121,13 +124,14 @@ const ensureLabels = Effect.fn("ensureLabels")(function*(
   current: Readonly<Record<string, string>> | undefined,
   wanted: Readonly<Record<string, string>>
 ) {
-  if (Object.entries(wanted).every(([key, value]) => current?.[key] === value)) return
+  if (Object.entries(wanted).every(([key, value]) => current?.[key] === value)) return false
   const api = yield* KubeApi
   // A merge patch names only these keys: every other label (other listeners' mount labels) stays.
   yield* Effect.mapError(
     api.patch(kind, ref, { metadata: { labels: wanted } }, { type: "merge", fieldManager: FieldManagers.csiNode }),
     apiStepFailed(step, kind, ref)
   )
+  return true
 })
 
 /**
@@ -267,8 +271,9 @@ const publishFor = Effect.fn("publishFor")(function*(
     [PV_LABEL_LISTENER_NAMESPACE]: namespace,
     [PV_LABEL_LISTENER_NAME]: listenerName
   })
-  // 4. The mount label: the Listener's Service selects the Pod by it.
-  yield* ensureLabels("label Pod", Kinds.Pod, { namespace, name: pod.metadata.name }, pod.metadata.labels, {
+  // 4. The mount label: the Listener's Service selects the Pod by it. A Pod that lacked it
+  // is published for this Listener the first time, so its PodListeners entry is new too.
+  const firstPublish = yield* ensureLabels("label Pod", Kinds.Pod, { namespace, name: pod.metadata.name }, pod.metadata.labels, {
     [mountLabelKey(listenerUid)]: listenerName
   })
 
@@ -291,7 +296,7 @@ const publishFor = Effect.fn("publishFor")(function*(
   if (podVolumeName === undefined) {
     return yield* new PodVolumeNotFound({ namespace, pod: pod.metadata.name, claim: pvc.metadata.name })
   }
-  yield* recordPodListener(pod, podUid, podVolumeName, { scope, ingressAddresses: addresses })
+  yield* recordPodListener(pod, podUid, podVolumeName, { scope, ingressAddresses: addresses }, firstPublish ? "new" : "maybeRecorded")
 
   // 7. The file tree.
   const outcome = yield* writeVolumeTree(request.targetPath, tree.entries)
