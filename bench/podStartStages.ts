@@ -11,7 +11,6 @@ import { OPERATOR_NAMESPACE } from "../test/realnodes/operatorCluster.ts"
 export const SCHEDULER = /^system:kube-scheduler$/u
 export const EPHEMERAL = /:ephemeral-volume-controller$/u
 export const PV_BINDER = /:persistent-volume-binder$/u
-export const KUBELET = /^system:node:/u
 export const CONTROLLER_SA = new RegExp(`^system:serviceaccount:${OPERATOR_NAMESPACE}:.*-controller$`, "u")
 export const NODE_SA = new RegExp(`^system:serviceaccount:${OPERATOR_NAMESPACE}:.*-node$`, "u")
 
@@ -22,6 +21,8 @@ export const ref = (e: AuditEvent, verb: string | ReadonlyArray<string>, resourc
   (e.objectRef.subresource ?? "") === (subresource ?? "") &&
   ((e.responseStatus?.code ?? 0) < 300 || (orNotFound && e.responseStatus?.code === 404))
 export const by = (e: AuditEvent, user: RegExp) => user.test(e.user.username)
+/** The test cluster's kubelets use the admin credentials: known by their user agent. */
+const byKubelet = (e: AuditEvent) => e.userAgent?.startsWith("kubelet/") === true
 
 /** The first audit event matching, as epoch ms (when it was answered, or received); NaN if none. */
 export const firstAt = (events: ReadonlyArray<AuditEvent>, match: (e: AuditEvent) => boolean, when: "received" | "answered" = "answered") => {
@@ -156,8 +157,8 @@ const nodePlugin = (verb: string | ReadonlyArray<string>, resource: string, name
 
 /** The publish of a listener Pod request by request, to see what of it is ours and what waits. */
 export const PUBLISH_TIMELINE: ReadonlyArray<PublishPoint> = [
-  { label: "kubelet: first request for the PVC answered", at: (audit, pod) => firstAt(audit, (e) => e.objectRef?.name === pvcName(pod) && e.objectRef.resource === "persistentvolumeclaims" && by(e, KUBELET)) },
-  { label: "kubelet: first request for the PV answered", at: (audit, pod) => firstAt(audit, (e) => e.objectRef?.name === pvName(pod) && e.objectRef.resource === "persistentvolumes" && by(e, KUBELET)) },
+  { label: "kubelet: first request for the PVC answered", at: (audit, pod) => firstAt(audit, (e) => e.objectRef?.name === pvcName(pod) && e.objectRef.resource === "persistentvolumeclaims" && byKubelet(e)) },
+  { label: "kubelet: first request for the PV answered", at: (audit, pod) => firstAt(audit, (e) => e.objectRef?.name === pvName(pod) && e.objectRef.resource === "persistentvolumes" && byKubelet(e)) },
   { label: "node plugin: GET PV received (publish starts)", at: nodePlugin("get", "persistentvolumes", pvName, "received") },
   { label: "node plugin: GET PV answered", at: nodePlugin("get", "persistentvolumes", pvName) },
   { label: "node plugin: GET PVC answered", at: nodePlugin("get", "persistentvolumeclaims", pvcName) },
