@@ -182,6 +182,11 @@ const report = async (operator: OperatorCluster, started: ReadonlyArray<Started>
     const values = of(kind).map((pod) => annotatedToBound(audit, pod)).filter((v) => !Number.isNaN(v))
     console.log(`| ${kind} | ${seconds(percentile(values, 50))} | ${seconds(percentile(values, 90))} | ${seconds(min(values))} | ${values.length} |`)
   }
+  for (const kind of ["listener", "hostPath"] as const) {
+    const perPod = of(kind).map((pod) => `${pod.name} ${seconds(annotatedToBound(audit, pod))}`)
+    const under = of(kind).filter((pod) => annotatedToBound(audit, pod) < 1000).length
+    console.log(`${kind}, per Pod: ${perPod.join(", ")}; under 1 s: ${under}`)
+  }
 
   // The listener Pods' publish request by request, as time after the Pod was bound.
   console.log("\nA listener Pod's publish, request by request (audit log; ms after the Pod was bound; median, p90)")
