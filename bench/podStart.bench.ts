@@ -27,7 +27,7 @@
  * CSI call records. Further arguments are `helm install --set` values, e.g. to compare chart
  * settings: `provisioner.kubeApiQps=5 provisioner.kubeApiBurst=10`.
  */
-import { rm, writeFile } from "node:fs/promises"
+import { rm, rmdir, writeFile } from "node:fs/promises"
 import { createNamespace } from "../test/envtest/kubeClient.ts"
 import type { KubeClient, KubeObject } from "../test/envtest/kubeClient.ts"
 import type { AuditEvent } from "../test/envtest/controlPlane.ts"
@@ -301,6 +301,7 @@ const main = async () => {
     await operator.stop()
     // The hostPath provisioner's directories (kube-controller-manager made them on this host).
     for (const path of hostPaths) await rm(path, { recursive: true, force: true })
+    await rmdir("/tmp/hostpath_pv").catch(() => undefined) // only when empty: nothing of anyone else's
   }
 }
 
