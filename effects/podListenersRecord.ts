@@ -23,13 +23,27 @@ export const podVolumeNameFor = (pod: Pod, claimName: string): string | undefine
   )?.name
 
 /**
+ * Whether the entry may already be recorded: `"maybeRecorded"` (a publish again: read
+ * first, so a converged entry costs no write) or `"new"` (the Pod's first publish for this
+ * Listener — it lacked the mount label — so there is nothing to compare with: create at
+ * once and save the read, one round trip of the Pod's start).
+ */
+export type PodListenerEntryState = "new" | "maybeRecorded"
+
+/**
  * SPEC §4 step 6. Create `pod-<uid>` (owned by the Pod), or merge-patch just this volume's
  * key into `spec.listeners`. Why a merge patch and not a read-modify-write update or one
  * shared apply: the Pod's other listener volumes are published concurrently by the same
  * plugin; a JSON merge patch of one map key is applied atomically by the API server and
  * cannot drop or overwrite another volume's entry, and needs no resourceVersion retry loop.
  */
-export const recordPodListener = Effect.fn("recordPodListener")(function*(pod: Pod, podUid: string, volumeName: string, entry: PodListener) {
+export const recordPodListener = Effect.fn("recordPodListener")(function*(
+  pod: Pod,
+  podUid: string,
+  volumeName: string,
+  entry: PodListener,
+  state: PodListenerEntryState = "maybeRecorded"
+) {
   const api = yield* KubeApi
   const namespace = pod.metadata.namespace ?? ""
   const ref = { namespace, name: podListenersName(podUid) }
@@ -41,7 +55,9 @@ export const recordPodListener = Effect.fn("recordPodListener")(function*(pod: P
     }),
     failed("record in PodListeners")
   )
-  const existing = yield* Effect.mapError(getOption(api.get(Kinds.PodListeners, ref)), failed("load PodListeners"))
+  const existing = state === "new"
+    ? Option.none()
+    : yield* Effect.mapError(getOption(api.get(Kinds.PodListeners, ref)), failed("load PodListeners"))
   if (Option.isSome(existing)) {
     const current = yield* Effect.option(decodePodListeners(existing.value, ref))
     if (Option.isSome(current) && jsonEquals(current.value.spec.listeners[volumeName], entry)) return

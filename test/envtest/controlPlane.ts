@@ -34,6 +34,8 @@ export interface ControlPlaneOptions {
   address?: string;
   /** kube-controller-manager controllers run in addition to CONTROLLERS. */
   extraControllers?: readonly string[];
+  /** More kube-controller-manager flags, e.g. `--enable-hostpath-provisioner` for a benchmark's comparison StorageClass. */
+  controllerManagerArgs?: readonly string[];
   /**
    * Write an audit log (JSON lines, `<dir>/audit.log`, level Metadata, stage
    * ResponseComplete) of every write: who (user, user agent), what (verb, resource,
@@ -412,6 +414,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
         `--cert-dir=${join(dir, "kcm-certs")}`,
         "--pvclaimbinder-sync-period=5s",
         "--profiling=false",
+        ...(opts.controllerManagerArgs ?? []),
       ]);
       components.push(
         waitReady(kcm, "kube-controller-manager /healthz", async () => (await probe(`https://127.0.0.1:${port}/healthz`, { insecure: true })) === 200, 60_000),

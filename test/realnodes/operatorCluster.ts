@@ -49,6 +49,8 @@ export interface OperatorClusterOptions {
   readonly log?: ((line: string) => void) | undefined
   /** The API server's audit log (`startControlPlane`'s `auditLog`); count requests with `cluster.plane.auditEvents()`. */
   readonly auditLog?: boolean | "all"
+  /** More kube-controller-manager flags (`startControlPlane`'s `controllerManagerArgs`). */
+  readonly controllerManagerArgs?: ReadonlyArray<string>
   /** More OCI archives to import into every node (e.g. another build's operator image). */
   readonly extraImages?: ReadonlyArray<string>
   /** Runs on the started cluster before the chart is installed (e.g. to bring it to another operator's state). */
@@ -65,7 +67,8 @@ export async function startOperatorCluster(options: OperatorClusterOptions): Pro
     nodes: [...options.nodes],
     images: [...images.map((i) => i.path), ...(options.extraImages ?? [])],
     log,
-    ...(options.auditLog !== undefined ? { auditLog: options.auditLog } : {})
+    ...(options.auditLog !== undefined ? { auditLog: options.auditLog } : {}),
+    ...(options.controllerManagerArgs !== undefined ? { controllerManagerArgs: options.controllerManagerArgs } : {})
   })
   const helmHome = await mkdtemp(join(tmpdir(), "listener-operator-helm-"))
   const stop = async () => {

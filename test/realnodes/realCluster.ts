@@ -40,6 +40,8 @@ export interface RealClusterOptions {
   readonly log?: ((line: string) => void) | undefined;
   /** The API server's audit log (`startControlPlane`'s `auditLog`), e.g. for a least-privilege check. */
   readonly auditLog?: boolean | "all";
+  /** More kube-controller-manager flags (`startControlPlane`'s `controllerManagerArgs`). */
+  readonly controllerManagerArgs?: readonly string[];
 }
 
 const WAIT = { timeoutMs: 180_000, intervalMs: 1000 };
@@ -82,7 +84,7 @@ export async function startRealCluster(options: RealClusterOptions): Promise<Rea
     await must("mount", ["--bind", nsDir, nsDir]);
     await must("mount", ["--make-private", nsDir]);
     await createBridge(runId);
-    plane = await startControlPlane({ controllerManager: true, scheduler: true, address: hostAddress(), extraControllers: NODE_CONTROLLERS, log, ...(options.auditLog !== undefined ? { auditLog: options.auditLog } : {}) });
+    plane = await startControlPlane({ controllerManager: true, scheduler: true, address: hostAddress(), extraControllers: NODE_CONTROLLERS, log, ...(options.auditLog !== undefined ? { auditLog: options.auditLog } : {}), ...(options.controllerManagerArgs !== undefined ? { controllerManagerArgs: options.controllerManagerArgs } : {}) });
     const n = names(runId);
     const shares = weightPodCgroup();
     log(`Pods' cgroup weight: ${shares ?? "unchanged (no cgroup v1 cpu controller)"}`);

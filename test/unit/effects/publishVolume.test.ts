@@ -1,10 +1,12 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { FieldManagers, LISTENER_API_VERSION, mountLabelKey } from "../../../domain/constants.ts"
 import { Kinds } from "../../../domain/kinds.ts"
 import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
 import { KubeApi } from "../../../effects/KubeApi.ts"
+import { NodeView, uncachedNodeView } from "../../../effects/NodeView.ts"
+import type { NodeViewShape } from "../../../effects/NodeView.ts"
 import { publishVolume } from "../../../effects/publishVolume.ts"
 import type { PublishVolumeRequest } from "../../../effects/publishVolume.ts"
 import { VolumeFs } from "../../../effects/VolumeFs.ts"
@@ -646,4 +648,83 @@ test("NodeAddressUnusable names the class's own nodeAddressTypes, in its order, 
       assert.match(event.note, /give the Node an address of type ExternalDNS or ExternalIP \(the spec.nodeAddressTypes of ListenerClass nodeport-pinned, in this order\)/)
       assert.doesNotMatch(event.note, /InternalIP|Hostname/, "types the class does not accept are not suggested")
     }
+  })))
+
+/** A node role's view with warm caches: this node, the classes, Nodes and Listeners as stored (a new Listener: none yet). */
+const warmNodeView = (cluster: KubeApiMemory["Service"]): NodeViewShape => ({
+  ...uncachedNodeView,
+  nodeName: "node-1",
+  listener: (ref) => Effect.succeed(Option.fromUndefinedOr(cluster.objects(Kinds.Listener, ref.namespace).find((l) => l.metadata.name === ref.name))),
+  listenerClass: (name) => Effect.succeed(Option.fromUndefinedOr(cluster.objects(Kinds.ListenerClass).find((c) => c.metadata.name === name))),
+  node: (name) => Effect.succeed(Option.fromUndefinedOr(cluster.objects(Kinds.Node).find((n) => n.metadata.name === name))),
+  listenersReady: Effect.succeed(true)
+})
+
+test("the Pod is read beside the PV and its PVC, not after them: a publish waits for two reads in a row, not three", () =>
+  runInCluster(Effect.gen(function*() {
+    yield* seedClassVolume
+    const cluster = yield* KubeApiMemory
+    const order: string[] = []
+    // Every read takes a while, as over the network; the log says when each started and ended.
+    const slowReads = KubeApi.overriding(cluster.api, {
+      get: (kind, ref) =>
+        Effect.gen(function*() {
+          order.push(`start ${kind.kind}`)
+          yield* Effect.sleep("20 millis")
+          order.push(`end ${kind.kind}`)
+          return yield* cluster.api.get(kind, ref)
+        })
+    })
+    yield* Effect.flip(publishVolume(classVolume())).pipe(Effect.provideService(KubeApi, slowReads))
+    const at = (entry: string) => order.indexOf(entry)
+    assert.ok(at("start Pod") >= 0, order.join(", "))
+    assert.ok(at("start Pod") < at("end PersistentVolume"), `the Pod's read starts with the PV's: ${order.join(", ")}`)
+    assert.ok(at("start PersistentVolumeClaim") > at("end PersistentVolume"), `the PVC is read from the PV's claimRef: ${order.join(", ")}`)
+  })))
+
+test("a failing PV read is reported before a failing Pod read, whichever answers first", () =>
+  runInCluster(Effect.gen(function*() {
+    yield* seedCluster
+    yield* createVolume({ pvcName: "data-web-0", volumeId: "pvc-1", unbound: true, annotations: { "listeners.stackable.tech/listener-class": CLASS.pinned } })
+    const cluster = yield* KubeApiMemory
+    // The PV answers last; the Pod (missing) first.
+    const slowPv = KubeApi.overriding(cluster.api, {
+      get: (kind, ref) => Effect.andThen(Effect.sleep(kind.kind === "PersistentVolume" ? "30 millis" : "0 millis"), cluster.api.get(kind, ref))
+    })
+    const error = yield* Effect.flip(publishVolume(classVolume())).pipe(Effect.provideService(KubeApi, slowPv))
+    assert.equal(error._tag, "VolumeNotBound", error.message)
+  })))
+
+test("a first-try publish of a new per-volume Listener sends 7 requests, its 4 writes in the SPEC's order: no read of the PodListeners a Pod new to the Listener cannot have", () =>
+  runInCluster(Effect.gen(function*() {
+    yield* seedClassVolume
+    const cluster = yield* KubeApiMemory
+    const sent: string[] = []
+    // The controller answers at once: the applied Listener comes back with its node ports.
+    const api = KubeApi.overriding(cluster.api, {
+      get: (kind, ref) => Effect.andThen(Effect.sync(() => sent.push(`get ${kind.kind}`)), cluster.api.get(kind, ref)),
+      apply: (kind, object, options) =>
+        Effect.gen(function*() {
+          sent.push(`apply ${kind.kind}`)
+          const applied = yield* cluster.api.apply(kind, object, options)
+          if (kind.kind !== "Listener") return applied
+          return yield* cluster.api.updateStatus(kind, { ...applied, status: { nodePorts: { http: 30080, "port-9090": 30090 } } })
+        }),
+      patch: (kind, ref, patch, options) => Effect.andThen(Effect.sync(() => sent.push(`patch ${kind.kind}`)), cluster.api.patch(kind, ref, patch, options)),
+      create: (kind, object, options) => Effect.andThen(Effect.sync(() => sent.push(`create ${kind.kind}`)), cluster.api.create(kind, object, options))
+    })
+    const published = yield* publishVolume(classVolume()).pipe(
+      Effect.provideService(KubeApi, api),
+      Effect.provideService(NodeView, warmNodeView(cluster))
+    )
+    assert.equal(published.tree, "created")
+    assert.deepEqual(sent.slice(0, 3).sort(), ["get PersistentVolume", "get PersistentVolumeClaim", "get Pod"])
+    assert.deepEqual(sent.slice(3), ["apply Listener", "patch PersistentVolume", "patch Pod", "create PodListeners"])
+
+    // Published again (the kubelet after a node restart): the Pod has its label, so the
+    // PodListeners entry is read and found right — no write at all.
+    sent.length = 0
+    yield* VolumeFs.pipe(Effect.flatMap((fs) => fs.removeTree(TARGET)))
+    yield* publishVolume(classVolume()).pipe(Effect.provideService(KubeApi, api), Effect.provideService(NodeView, warmNodeView(cluster)))
+    assert.deepEqual(sent.slice(3), ["get PodListeners"], sent.join(", "))
   })))
