@@ -23,6 +23,23 @@ export const podVolumeNameFor = (pod: Pod, claimName: string): string | undefine
   )?.name
 
 /**
+ * Merge this volume's entry into an existing `pod-<uid>`: a JSON merge patch of one map key,
+ * applied atomically by the API server, that cannot drop another volume's entry.
+ */
+export const mergePodListenerEntry = (namespace: string, podUid: string, volumeName: string, entry: PodListener) =>
+  Effect.gen(function*() {
+    const api = yield* KubeApi
+    const ref = { namespace, name: podListenersName(podUid) }
+    return yield* Effect.mapError(
+      api.patch(Kinds.PodListeners, ref, { spec: { listeners: { [volumeName]: entry } } }, {
+        type: "merge",
+        fieldManager: FieldManagers.csiNode
+      }),
+      apiStepFailed("record in PodListeners", Kinds.PodListeners, ref)
+    )
+  })
+
+/**
  * Whether the entry may already be recorded: `"maybeRecorded"` (a publish again: read
  * first, so a converged entry costs no write) or `"new"` (the Pod's first publish for this
  * Listener — it lacked the mount label — so there is nothing to compare with: create at
@@ -48,13 +65,7 @@ export const recordPodListener = Effect.fn("recordPodListener")(function*(
   const namespace = pod.metadata.namespace ?? ""
   const ref = { namespace, name: podListenersName(podUid) }
   const failed = (step: string) => apiStepFailed(step, Kinds.PodListeners, ref)
-  const patchEntry = Effect.mapError(
-    api.patch(Kinds.PodListeners, ref, { spec: { listeners: { [volumeName]: entry } } }, {
-      type: "merge",
-      fieldManager: FieldManagers.csiNode
-    }),
-    failed("record in PodListeners")
-  )
+  const patchEntry = mergePodListenerEntry(namespace, podUid, volumeName, entry)
   const existing = state === "new"
     ? Option.none()
     : yield* Effect.mapError(getOption(api.get(Kinds.PodListeners, ref)), failed("load PodListeners"))

@@ -90,7 +90,7 @@ export type PublishVolumeError =
   | VolumeTreeWriteFailed
 
 const loadPvc = loadObject("load PersistentVolumeClaim", Kinds.PersistentVolumeClaim, PersistentVolumeClaim)
-const loadPod = loadObject("load Pod", Kinds.Pod, PodSchema)
+export const loadPod = loadObject("load Pod", Kinds.Pod, PodSchema)
 // Through the node's caches (cachedReads.ts): the class and the Node may be a watch round
 // trip old, and the address refresh follows any change; the PV, PVC and Pod are read fresh.
 const loadNode = cachedOrLoad("load Node", Kinds.Node, Node, (view, ref) => view.node(ref.name))
@@ -196,22 +196,13 @@ export const addressesForPod = Effect.fn("addressesForPod")(function*(
   return { scope: "Node" as const, addresses: templatedAddresses(rendered.hostname, addresses) }
 })
 
-/** SPEC §4 NodePublishVolume. */
-export const publishVolume: (
-  request: PublishVolumeRequest
-) => Effect.Effect<PublishedVolume, PublishVolumeError, KubeApi | VolumeFs | EventRecorder> = Effect.fn("publishVolume")(function*(
-  request: PublishVolumeRequest
-) {
-  const { volumeId } = request
-  if (request.volumeContext[CsiContextKeys.ephemeral] === "true") return yield* new InlineVolumeUnsupported({ volumeId })
-
-  // 1. The PV, its PVC (from the claimRef) and the Pod. The Pod's read needs nothing from
-  // the PV, so it runs beside the PV → PVC chain: a Pod's start waits for one round trip
-  // less. Both finish before anything is judged, so a failure of the PV or PVC is reported
-  // first, as when they were read one after the other.
-  const [claim, podRead] = yield* Effect.all([Effect.result(loadClaim(volumeId)), Effect.result(loadPod(request.pod))], { concurrency: 2 })
-  const { pv, pvc, claimRef } = yield* Effect.fromResult(claim)
-  const pod = yield* Effect.fromResult(podRead)
+/**
+ * The uid of the Pod the request is for, once it is known to be that Pod and alive: not
+ * replaced by another of the same name, not on its way out — labels, PodListeners or a tree
+ * for a Pod being deleted would only outlive it, and the address refresh must not re-create
+ * what NodeUnpublishVolume removes.
+ */
+export const livePodUid = Effect.fn("livePodUid")(function*(request: PublishVolumeRequest, pod: Pod) {
   const podUid = pod.metadata.uid
   if (podUid === undefined) {
     return yield* new VolumeObjectInvalid({
@@ -229,12 +220,30 @@ export const publishVolume: (
       actualUid: podUid
     })
   }
-  // Before any write: labels, PodListeners or a tree for a Pod on its way out would only
-  // outlive it — and the address refresh must not re-create what NodeUnpublishVolume removes.
   const deletionTimestamp = pod.metadata.deletionTimestamp
   if (deletionTimestamp !== undefined) {
     return yield* new PodTerminating({ namespace: request.pod.namespace, pod: request.pod.name, deletionTimestamp })
   }
+  return podUid
+})
+
+/** SPEC §4 NodePublishVolume. */
+export const publishVolume: (
+  request: PublishVolumeRequest
+) => Effect.Effect<PublishedVolume, PublishVolumeError, KubeApi | VolumeFs | EventRecorder> = Effect.fn("publishVolume")(function*(
+  request: PublishVolumeRequest
+) {
+  const { volumeId } = request
+  if (request.volumeContext[CsiContextKeys.ephemeral] === "true") return yield* new InlineVolumeUnsupported({ volumeId })
+
+  // 1. The PV, its PVC (from the claimRef) and the Pod. The Pod's read needs nothing from
+  // the PV, so it runs beside the PV → PVC chain: a Pod's start waits for one round trip
+  // less. Both finish before anything is judged, so a failure of the PV or PVC is reported
+  // first, as when they were read one after the other.
+  const [claim, podRead] = yield* Effect.all([Effect.result(loadClaim(volumeId)), Effect.result(loadPod(request.pod))], { concurrency: 2 })
+  const { pv, pvc, claimRef } = yield* Effect.fromResult(claim)
+  const pod = yield* Effect.fromResult(podRead)
+  const podUid = yield* livePodUid(request, pod)
   const subjects = [
     { apiVersion: "v1", kind: Kinds.Pod.kind, namespace: request.pod.namespace, name: pod.metadata.name, uid: podUid },
     { apiVersion: "v1", kind: Kinds.PersistentVolumeClaim.kind, namespace: claimRef.namespace, name: pvc.metadata.name, uid: pvc.metadata.uid }

@@ -28,7 +28,12 @@ export const publishAndRemember = (
     const registry = yield* PublishedVolumes
     return yield* locks.withTarget(request.targetPath)(Effect.gen(function*() {
       const published = yield* publishVolume(request)
-      yield* registry.record({ request, listener: published.listener, addresses: published.addresses })
+      yield* registry.record({
+        request,
+        listener: published.listener,
+        addresses: published.addresses,
+        podVolume: { name: published.podVolumeName, scope: published.scope }
+      })
       // The addresses were read from the caches before the record existed: a change that
       // arrived meanwhile found no volume to refresh. Check this Listener again now.
       const view = yield* NodeView

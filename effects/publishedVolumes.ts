@@ -11,6 +11,7 @@
 import { Context, Effect, Layer } from "effect"
 import { fingerprint } from "../domain/listenerPlan/json.ts"
 import type { ListenerIngress } from "../domain/listenerPlan/inputs.ts"
+import type { ListenerScope } from "../domain/podListeners.ts"
 import type { PublishVolumeRequest } from "./publishVolume.ts"
 import { VolumeFs } from "./VolumeFs.ts"
 import type { VolumeFsError } from "./VolumeFs.ts"
@@ -19,6 +20,13 @@ export interface PublishedRecord {
   readonly request: PublishVolumeRequest
   readonly listener: { readonly namespace: string; readonly name: string }
   readonly addresses: ReadonlyArray<ListenerIngress>
+  /**
+   * The Pod volume's entry in its PodListeners, as our publish wrote it: a refresh then
+   * rewrites only that entry and the tree (republishVolume.ts). Absent in records of
+   * volumes found on disk (adoptPublishedTargets.ts) and of earlier versions: those take
+   * the whole publish once.
+   */
+  readonly podVolume?: { readonly name: string; readonly scope: ListenerScope } | undefined
 }
 
 export class PublishedVolumes extends Context.Service<PublishedVolumes, {

@@ -9,7 +9,8 @@
  * over the volumes that change can touch — a Listener's own volumes, or all of them for a
  * class or the Node. A pass reads the Listener, its class and the Node from the caches (no
  * request), recomputes the addresses as NodePublishVolume would, and re-publishes only the
- * volumes whose addresses differ (which also updates the Pod's PodListeners). A safety
+ * volumes whose addresses differ: the Pod's PodListeners entry and the tree, 2 requests per
+ * volume (republishVolume.ts). A safety
  * resync re-checks every volume from the caches now and then, again without a request.
  * Without caches (`NodeView.uncached`: tests, tools) a pass reads the API instead.
  *
@@ -28,6 +29,7 @@ import { Listener } from "../domain/listener.ts"
 import { ListenerClass } from "../domain/listenerClass.ts"
 import { jsonEquals } from "../domain/listenerPlan/json.ts"
 import type { ListenerIngress } from "../domain/listenerPlan/inputs.ts"
+import type { ListenerScope } from "../domain/podListeners.ts"
 import type { EventRecorder } from "./EventRecorder.ts"
 import { getOption, KubeApi } from "./KubeApi.ts"
 import type { KubeApiError, KubeObject } from "./KubeApi.ts"
@@ -37,6 +39,7 @@ import { relabelListener } from "./listenerNodeLabel.ts"
 import { PublishedVolumes } from "./publishedVolumes.ts"
 import type { PublishedRecord } from "./publishedVolumes.ts"
 import { addressesForPod, publishVolume } from "./publishVolume.ts"
+import { republishVolume } from "./republishVolume.ts"
 import type { VolumeFs } from "./VolumeFs.ts"
 import { TargetLocks } from "./targetLocks.ts"
 import { decodeObject } from "./volumeObjects.ts"
@@ -66,7 +69,7 @@ const readers = Effect.gen(function*() {
 })
 type Readers = Effect.Success<typeof readers>
 
-/** The addresses a volume of `listenerRef` on `nodeName` would get now; none if unknown or not ready. */
+/** The scope and addresses a volume of `listenerRef` on `nodeName` would get now; none if unknown or not ready. */
 const currentAddresses = (read: Readers, listenerRef: PublishedRecord["listener"], nodeName: string) =>
   Effect.gen(function*() {
     const raw: Option.Option<KubeObject> = yield* read.listener(listenerRef)
@@ -78,11 +81,11 @@ const currentAddresses = (read: Readers, listenerRef: PublishedRecord["listener"
     if (Option.isNone(rawClass)) return undefined
     const listenerClass = yield* decodeClass(rawClass.value, { name: className })
     const pod = { metadata: { name: "", namespace: listenerRef.namespace }, spec: { nodeName } }
-    return (yield* addressesForPod(listener, listenerClass, pod).pipe(
+    return yield* addressesForPod(listener, listenerClass, pod).pipe(
       // The Node from the same source as the Listener (addressesForPod reads it through the
       // caches, or the API without them).
       Effect.provideService(NodeView, yield* NodeView)
-    )).addresses
+    )
   }).pipe(
     // Not ready, gone, or unreadable right now: keep what the volume has.
     Effect.catch((error: { readonly message: string } | KubeApiError) =>
@@ -91,6 +94,24 @@ const currentAddresses = (read: Readers, listenerRef: PublishedRecord["listener"
   )
 
 type TargetRefresh = "republished" | "forgotten" | "unchanged"
+type CurrentAddresses = { readonly scope: ListenerScope; readonly addresses: ReadonlyArray<ListenerIngress> }
+
+/**
+ * Only the PodListeners entry and the tree when the record knows the Pod's volume and the
+ * scope stays (republishVolume.ts); else — a record found on disk, a Listener whose class
+ * changed its scope, a PodListeners object someone deleted — the whole publish, which
+ * re-creates what is missing.
+ */
+const republish = (record: PublishedRecord, current: CurrentAddresses) => {
+  const podVolume = record.podVolume
+  if (podVolume === undefined || podVolume.scope !== current.scope) return publishVolume(record.request)
+  return republishVolume(record, podVolume, current.addresses).pipe(
+    Effect.catchIf(
+      (error) => error._tag === "VolumeApiStepFailed" && error.kind === Kinds.PodListeners.kind && error.cause.reason === "NotFound",
+      () => publishVolume(record.request)
+    )
+  )
+}
 
 /**
  * Re-publish one target whose addresses look stale, holding its lock (targetLocks.ts) so
@@ -99,14 +120,15 @@ type TargetRefresh = "republished" | "forgotten" | "unchanged"
  * began — its target must stay gone — and one that already holds `addresses` was
  * re-published by the kubelet meanwhile.
  */
-const refreshTarget = (targetPath: string, addresses: ReadonlyArray<ListenerIngress>) =>
+const refreshTarget = (targetPath: string, current: CurrentAddresses) =>
   Effect.gen(function*() {
     const registry = yield* PublishedVolumes
     const record = yield* registry.get(targetPath)
-    if (record === undefined || jsonEquals(record.addresses, addresses)) return "unchanged" as const
-    const outcome = yield* Effect.result(publishVolume(record.request))
+    if (record === undefined || jsonEquals(record.addresses, current.addresses)) return "unchanged" as const
+    const outcome = yield* Effect.result(republish(record, current))
     if (outcome._tag === "Success") {
-      yield* registry.record({ ...record, addresses: outcome.success.addresses })
+      const { addresses, podVolumeName, scope } = outcome.success
+      yield* registry.record({ ...record, addresses, podVolume: { name: podVolumeName, scope } })
       yield* Effect.logInfo(`refreshed the addresses of volume ${record.request.volumeId}`).pipe(
         Effect.annotateLogs({ target: targetPath, listener: `${record.listener.namespace}/${record.listener.name}` })
       )
@@ -164,10 +186,10 @@ export const refreshPublishedVolumes = (
       const key = listenerKey(record.listener)
       byListener.set(key, [...(byListener.get(key) ?? []), record])
     }
-    const stale: Array<{ readonly record: PublishedRecord; readonly addresses: ReadonlyArray<ListenerIngress> }> = []
+    const stale: Array<{ readonly record: PublishedRecord; readonly current: CurrentAddresses }> = []
     for (const [key, group] of byListener) {
-      const addresses = yield* currentAddresses(read, group[0]!.listener, nodeName)
-      if (addresses === "missing") {
+      const current = yield* currentAddresses(read, group[0]!.listener, nodeName)
+      if (current === "missing") {
         // Published here, yet not in this node's Listener cache: gone, or its node label was
         // removed by an unpublish that raced a publish of another of its volumes. Restored
         // once (a merge patch; none if the Listener is gone), so the watch reports it again.
@@ -178,14 +200,14 @@ export const refreshPublishedVolumes = (
         continue
       }
       relabelled?.delete(key)
-      if (addresses === undefined || addresses.length === 0) continue
-      for (const record of group) if (!jsonEquals(record.addresses, addresses)) stale.push({ record, addresses })
+      if (current === undefined || current.addresses.length === 0) continue
+      for (const record of group) if (!jsonEquals(record.addresses, current.addresses)) stale.push({ record, current })
     }
     // Several targets at once, each under its own lock: a Node's new address touches every
     // NodePort volume of the node, and each re-publish waits on API round trips.
     const outcomes = yield* Effect.forEach(
       stale,
-      ({ addresses, record }) => locks.withTarget(record.request.targetPath)(refreshTarget(record.request.targetPath, addresses)),
+      ({ current, record }) => locks.withTarget(record.request.targetPath)(refreshTarget(record.request.targetPath, current)),
       { concurrency: REPUBLISH_CONCURRENCY }
     )
     const republished = outcomes.filter((done: TargetRefresh) => done === "republished").length

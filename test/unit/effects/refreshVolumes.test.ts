@@ -60,6 +60,49 @@ test("a changed Listener address reaches the published volume in place; an uncha
     assert.deepEqual(podListeners["spec"], { listeners: { listener: { scope: "Cluster", ingressAddresses: lb("192.0.2.9").ingressAddresses } } })
   })))
 
+/** The requests since the last reset, as "verb resource" → count. */
+const requestsOf = (cluster: KubeApiMemory["Service"]) =>
+  Object.fromEntries(cluster.requests.entries().map((e) => [`${e.verb} ${e.resource}`, e.count]))
+
+test("a re-publish costs 2 requests, GET Pod and PATCH PodListeners: the PV, PVC, Listener and labels a publish established are not read again", () =>
+  run(Effect.gen(function*() {
+    yield* published
+    const cluster = yield* KubeApiMemory
+    yield* setListenerStatus("shared", lb("192.0.2.9"))
+    cluster.requests.reset()
+    assert.deepEqual(yield* refreshPublishedVolumes("node-2"), { checked: 1, republished: 1, forgotten: 0 })
+    const refreshed = requestsOf(cluster)
+    // Without caches (this test's NodeView) the pass reads the Listener and its class itself.
+    delete refreshed["get listeners.listeners.stackable.tech"]
+    delete refreshed["get listenerclasses.listeners.stackable.tech"]
+    assert.deepEqual(refreshed, { "get pods": 1, "patch podlisteners.listeners.stackable.tech": 1 })
+    assert.equal(addressIn(yield* snapshotTree(TARGET)), "-> addresses/192.0.2.9")
+  })))
+
+test("a record without the Pod's volume (found on disk) and a deleted PodListeners take the whole publish, which re-creates what is missing", () =>
+  run(Effect.gen(function*() {
+    yield* published
+    const cluster = yield* KubeApiMemory
+    const registry = yield* PublishedVolumes
+    const api = yield* KubeApi
+    const [record] = yield* registry.all
+    yield* registry.record({ request: record!.request, listener: record!.listener, addresses: record!.addresses })
+    yield* setListenerStatus("shared", lb("192.0.2.9"))
+    cluster.requests.reset()
+    assert.deepEqual(yield* refreshPublishedVolumes("node-2"), { checked: 1, republished: 1, forgotten: 0 })
+    assert.equal(cluster.requests.count("get", Kinds.PersistentVolume), 1, "the whole publish reads the PV")
+    assert.deepEqual((yield* registry.get(TARGET))?.podVolume, { name: "listener", scope: "Cluster" }, "and the record learns the Pod's volume")
+
+    const pod = yield* api.get(Kinds.Pod, { namespace: NAMESPACE, name: "web-1" })
+    const podListeners = { namespace: NAMESPACE, name: `pod-${pod.metadata.uid}` }
+    yield* api.delete(Kinds.PodListeners, podListeners)
+    yield* setListenerStatus("shared", lb("192.0.2.7"))
+    assert.deepEqual(yield* refreshPublishedVolumes("node-2"), { checked: 1, republished: 1, forgotten: 0 })
+    const recreated = yield* api.get(Kinds.PodListeners, podListeners)
+    assert.deepEqual(recreated["spec"], { listeners: { listener: { scope: "Cluster", ingressAddresses: lb("192.0.2.7").ingressAddresses } } })
+    assert.equal(addressIn(yield* snapshotTree(TARGET)), "-> addresses/192.0.2.7")
+  })))
+
 test("a Listener without addresses keeps the old tree; a volume whose Pod is gone is forgotten", () =>
   run(Effect.gen(function*() {
     yield* published
