@@ -8,7 +8,7 @@
  * environment variable that is missing or invalid, a kubeconfig that cannot be read) with
  * one line naming what and why; 1 for anything else.
  */
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Config, Effect, Exit, Layer, Option, Result, Runtime } from "effect"
 import { Command, Flag, GlobalFlag } from "effect/cli"
 import { OPERATOR_VERSION } from "./adapters/version.ts"

@@ -1,7 +1,7 @@
 /**
- * client-node's KubeConfig alone, for the on-demand import of kubeconfig.ts. A dynamic
- * `import("@kubernetes/client-node")` keeps the whole module namespace, so the bundle
- * carried its generated API model (~16 MB); a static named re-export lets esbuild keep
- * only what KubeConfig needs (~1.4 MB), which keeps the operator image small.
+ * client-node's KubeConfig alone, for the on-demand import of kubeconfig.ts. The package's
+ * index re-exports its whole API (the generated model, watch, exec, cp, metrics …) and
+ * esbuild keeps the top-level code of every module it reaches, so importing KubeConfig's
+ * own module keeps the image's bundle to what loading a kubeconfig needs (docs/images.md).
  */
-export { KubeConfig } from "@kubernetes/client-node"
+export { KubeConfig } from "@kubernetes/client-node/dist/config.js"

@@ -5,7 +5,9 @@
  * services refuse instead of loading Node's readline and child_process (and their
  * dependencies) into every role process (docs/performance.md, footprint).
  */
-import { NodeFileSystem, NodePath, NodeStdio } from "@effect/platform-node"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
+import * as NodeStdio from "@effect/platform-node/NodeStdio"
 import { Effect, Layer, Terminal } from "effect"
 import { ChildProcessSpawner } from "effect/process"
 

@@ -87,6 +87,14 @@ test("`run node` loads nothing of the controller, the demos, the CRD generator, 
   }
 })
 
+test("the bundle leaves out what no path of ours runs: undici, client-node's index, Effect's HTTP client (docs/images.md)", () => {
+  const bundled = new Set([...outputs.values()].flatMap((output) => Object.keys(output.inputs ?? {})))
+  for (const left of ["node_modules/undici/", "node_modules/@kubernetes/client-node/dist/index.js", "node_modules/@effect/platform-node/dist/NodeHttpClient.js"]) {
+    assert.deepEqual([...bundled].filter((file) => file.includes(left)), [], `the bundle must not hold ${left}`)
+  }
+  assert.ok(bundled.has("node_modules/@kubernetes/client-node/dist/config.js"), "KubeConfig itself is bundled")
+})
+
 test("`--help` loads no role, no Kubernetes client and no gRPC", () => {
   const loaded = loadedBy(["main.js", chunk("cli-")])
   for (const forbidden of ["k8s/roles/", "adapters/KubeApiHttp.ts", "node_modules/@grpc/", "node_modules/@kubernetes/"]) {
@@ -102,7 +110,7 @@ test("`run controller` serves CSI without a .proto parser and probes without an 
   }
 })
 
-test("the compiled node role, laid out as in the image (no node_modules), reads a YAML and a JSON kubeconfig (each loaded on demand) and serves CSI", () =>
+test("the compiled node role, laid out as in the image (no node_modules), reads a YAML, a JSON and an exec-plugin kubeconfig (each loaded on demand) and serves CSI", () =>
   withTempDir("bundle-kubeconfig-", async (dir) => {
     // The image ships dist/bin and package.json only: a module the bundle left external
     // (proto-loader) and loaded at start would fail here.
@@ -119,7 +127,11 @@ test("the compiled node role, laid out as in the image (no node_modules), reads 
     }
     const yaml = ["apiVersion: v1", "kind: Config", "current-context: c", "contexts: [{name: c, context: {cluster: c, user: u}}]",
       "clusters: [{name: c, cluster: {server: \"https://127.0.0.1:1\", insecure-skip-tls-verify: true}}]", "users: [{name: u, user: {token: x}}]", ""].join("\n")
-    for (const [name, text] of [["kubeconfig.yaml", yaml], ["kubeconfig.json", JSON.stringify(config)]] as const) {
+    // An exec plugin is read by client-node's KubeConfig (kubeconfigLight.ts declines it): the
+    // bundle's own copy of it, without undici (aliased away), must load and apply it.
+    const credential = { apiVersion: "client.authentication.k8s.io/v1", kind: "ExecCredential", status: { token: "x" } }
+    const exec = { ...config, users: [{ name: "u", user: { exec: { apiVersion: "client.authentication.k8s.io/v1", command: process.execPath, args: ["-e", `console.log(${JSON.stringify(JSON.stringify(credential))})`], interactiveMode: "Never" } } }] }
+    for (const [name, text] of [["kubeconfig.yaml", yaml], ["kubeconfig.json", JSON.stringify(config)], ["kubeconfig-exec.json", JSON.stringify(exec)]] as const) {
       writeFileSync(join(dir, name), text)
       const run = spawnSync(process.execPath, [join(image, "dist", "bin", "main.js"), "run", "node", "--node-name", "n", "--metrics-port", "0", "--log-format", "text"], {
         encoding: "utf8",

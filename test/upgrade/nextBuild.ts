@@ -43,6 +43,7 @@ export const BUNDLE_OPTIONS = {
   minifyWhitespace: true,
   minifySyntax: true,
   external: ["@grpc/proto-loader"],
+  alias: { undici: "./adapters/http/undiciNotBundled.ts" },
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" }
 } as const
 
@@ -54,6 +55,8 @@ export async function buildNextOperatorImage(): Promise<ImageArchive> {
   await build({
     ...BUNDLE_OPTIONS,
     external: [...BUNDLE_OPTIONS.external],
+    alias: { ...BUNDLE_OPTIONS.alias },
+    absWorkingDir: REPO_ROOT,
     entryPoints: [join(REPO_ROOT, "main.ts")],
     outdir: join(root, "dist", "bin"),
     plugins: [nextCrds]

@@ -99,6 +99,7 @@ const readerScript = `
 const fs = require("node:fs")
 const [target, stopFile] = [process.argv[1], process.argv[2]]
 let reads = 0, partial = 0
+process.stdout.write("ready")
 while (!fs.existsSync(stopFile)) {
   try {
     const addresses = fs.readdirSync(target + "/addresses")
@@ -128,6 +129,8 @@ test("on disk: a reader polling during many swaps never sees a partial tree", ()
     let output = ""
     reader.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")))
     const done = new Promise<void>((resolve) => reader.on("close", () => resolve()))
+    // The swaps start once the reader polls: a loaded machine may take a second to start it.
+    while (!output.startsWith("ready") && reader.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 10))
     // At least 1.5 s and 50 swaps, however slow a loaded machine makes each swap (at most 30 s).
     const started = Date.now()
     let swaps = 0
@@ -139,7 +142,7 @@ test("on disk: a reader polling during many swaps never sees a partial tree", ()
     }
     writeFileSync(stopFile, "")
     await done
-    const { reads, partial } = JSON.parse(output) as { reads: number; partial: number }
+    const { reads, partial } = JSON.parse(output.slice("ready".length)) as { reads: number; partial: number }
     assert.ok(swaps > 10, `swapped ${swaps} times`)
     assert.ok(reads > 10, `reader walked the tree ${reads} times`)
     assert.equal(partial, 0)

@@ -23,6 +23,10 @@ test("the next build's esbuild options are the bundle script's", () => {
       flags.set("external", [...((flags.get("external") as string[] | undefined) ?? []), name!.slice("external:".length)])
       continue
     }
+    if (name!.startsWith("alias:")) {
+      flags.set("alias", { ...((flags.get("alias") as Record<string, string> | undefined) ?? {}), [name!.slice("alias:".length)]: value })
+      continue
+    }
     flags.set(camel(name!.replace(/:js$/u, "")), value === undefined || value === "true" ? true : value === "false" ? false : value)
   }
   const expected = { ...BUNDLE_OPTIONS, banner: BUNDLE_OPTIONS.banner.js }
