@@ -27,10 +27,11 @@ const addressIn = (targetPath: string): string | undefined => {
 /**
  * Per target (same order): the wall-clock ms at which its `default-address/address` first
  * read `address`. Checked on each inotify event of the target directory (the tree's swap is
- * a rename inside it, writeVolumeTree.ts) and every `pollMs` besides, so a missed event
- * costs at most that much; polling 200 files every few ms would itself load the machine.
+ * a rename inside it, writeVolumeTree.ts) and, in case one is missed, every `pollMs`. Not
+ * polled fast: polling 200 files every 20 ms took ≈ 15 % of a node-role worker's CPU in the
+ * measured window (profiled), work the node roles' process would not do on a real node.
  */
-export const awaitAddresses = (targets: ReadonlyArray<AddressTarget>, timeoutMs: number, pollMs = 20): Promise<Array<number>> =>
+export const awaitAddresses = (targets: ReadonlyArray<AddressTarget>, timeoutMs: number, pollMs = 250): Promise<Array<number>> =>
   new Promise((resolve, reject) => {
     const seen: Array<number | undefined> = targets.map(() => undefined)
     let left = targets.length
