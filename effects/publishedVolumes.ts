@@ -3,7 +3,10 @@
  * that change after a Pod started can be refreshed (refreshVolumes.ts). Records are kept
  * as small JSON files in a state directory beside the CSI socket (a host path in the
  * chart), so a restarted plugin still knows the volumes published before it; a record goes
- * when its volume is unpublished.
+ * when its volume is unpublished. The files are read once, when the plugin starts; after
+ * that the records are served from memory — the plugin is the directory's only writer, and
+ * a refresh pass, one per watch event, lists them all (re-reading every file on each pass
+ * cost a node with 200 volumes 200 file reads per Listener event, issue 21).
  *
  * `addresses` are what the volume holds; a refresh re-publishes only volumes whose
  * addresses would now be different.
@@ -53,10 +56,7 @@ export class PublishedVolumes extends Context.Service<PublishedVolumes, {
       const fs = yield* VolumeFs
       const fileOf = (targetPath: string) => `${stateDir}/${fingerprint(targetPath)}.json`
       const warn = (what: string) => (error: { readonly message: string }) => Effect.logWarning(`published-volume state: ${what}: ${error.message}`)
-      /**
-       * One record file; undefined when it is gone — forgotten since the directory was
-       * listed (an unpublish runs beside a refresh pass) — or unreadable (after a warning).
-       */
+      /** One record file; undefined when it is gone or unreadable (after a warning). */
       const readRecord = (file: string): Effect.Effect<PublishedRecord | undefined, VolumeFsError> =>
         fs.readFile(file).pipe(
           Effect.flatMap((text) =>
@@ -71,26 +71,35 @@ export class PublishedVolumes extends Context.Service<PublishedVolumes, {
           Effect.catch((error) => error.reason === "NotFound" ? Effect.succeed(undefined) : Effect.fail(error))
         )
       yield* fs.mkdir(stateDir, { recursive: true }).pipe(Effect.catch(warn(`create ${stateDir}`)))
+      // What a previous process of this plugin recorded, read once. Keyed by the record's own
+      // target path, so a record is found again whatever its file is called.
+      const records = new Map<string, PublishedRecord>()
+      yield* Effect.gen(function*() {
+        const names = yield* fs.readDir(stateDir)
+        for (const name of names.filter((n) => n.endsWith(".json"))) {
+          const record = yield* readRecord(`${stateDir}/${name}`)
+          if (record !== undefined) records.set(record.request.targetPath, record)
+        }
+      }).pipe(Effect.catch(warn("read")))
       return PublishedVolumes.of({
+        // Memory is the truth while the plugin runs; a file that cannot be written (after a
+        // warning) costs only the record's survival of a restart.
         record: (record) =>
           Effect.gen(function*() {
             const file = fileOf(record.request.targetPath)
             yield* fs.writeFile(`${file}.tmp`, JSON.stringify(record))
             yield* fs.rename(`${file}.tmp`, file)
-          }).pipe(Effect.catch(warn(`record ${record.request.targetPath}`))),
+          }).pipe(
+            Effect.catch(warn(`record ${record.request.targetPath}`)),
+            Effect.andThen(Effect.sync(() => void records.set(record.request.targetPath, record)))
+          ),
         forget: (targetPath) =>
-          fs.removeTree(fileOf(targetPath)).pipe(Effect.catch(warn(`forget ${targetPath}`))),
-        get: (targetPath) =>
-          readRecord(fileOf(targetPath)).pipe(Effect.catch((error) => Effect.as(warn(`read ${targetPath}`)(error), undefined))),
-        all: Effect.gen(function*() {
-          const names = yield* fs.readDir(stateDir)
-          const records: Array<PublishedRecord> = []
-          for (const name of names.filter((n) => n.endsWith(".json"))) {
-            const record = yield* readRecord(`${stateDir}/${name}`)
-            if (record !== undefined) records.push(record)
-          }
-          return records
-        }).pipe(Effect.catch((error) => Effect.as(warn("read")(error), [])))
+          fs.removeTree(fileOf(targetPath)).pipe(
+            Effect.catch(warn(`forget ${targetPath}`)),
+            Effect.andThen(Effect.sync(() => void records.delete(targetPath)))
+          ),
+        get: (targetPath) => Effect.sync(() => records.get(targetPath)),
+        all: Effect.sync(() => [...records.values()])
       })
     }))
 }

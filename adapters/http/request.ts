@@ -137,38 +137,53 @@ export const makeTransport = (
       return req
     }
 
-    const send = (request: HttpRequest): Effect.Effect<unknown, KubeApiError> =>
-      Effect.flatMap(Effect.tap(authHeaders(request.target), () => countKubeApiRequest(request)), (auth) =>
-        Effect.callback<unknown, KubeApiError>((resume, signal) => {
-          const { target } = request
-          let settled = false
-          const settle = (effect: Effect.Effect<unknown, KubeApiError>) => {
-            if (settled) return
-            settled = true
-            resume(effect)
-          }
-          const req = start(request, auth, requestAgent, signal)
-          req.setTimeout(options.requestTimeoutMillis, () => req.destroy(new RequestTimedOut(options.requestTimeoutMillis)))
-          req.on("error", (cause) => settle(Effect.fail(errorFromTransport(target, cause))))
-          req.on("response", (res) => {
-            const chunks: Array<Buffer> = []
-            res.on("data", (chunk: Buffer) => chunks.push(chunk))
-            res.on("error", (cause) => settle(Effect.fail(errorFromTransport(target, cause))))
-            res.on("end", () => {
-              const status = res.statusCode ?? 0
-              const body = parseBody(Buffer.concat(chunks).toString("utf8"))
-              if (status >= 200 && status < 300) {
-                settle(
-                  typeof body === "string"
-                    ? Effect.fail(errorFromBadAnswer(target, `answer is not JSON: ${body.slice(0, 200)}`))
-                    : Effect.succeed(body)
-                )
-              } else {
-                settle(Effect.fail(errorFromResponse(target, status, body)))
-              }
-            })
+    /**
+     * One request. A read that fails with ECONNRESET on a reused keep-alive socket is sent
+     * once more on a fresh one: the API server closes idle connections (after 90 s) and a
+     * request can leave on a socket in the instant it is being closed — the server never
+     * read it. Seen as a node plugin's address refresh failing after a quiet spell (the
+     * scale benchmark, issue 21), and then only the safety resync 30 s later retried it.
+     * Writes are not resent: the client cannot know the server did not act on them.
+     */
+    const once = (request: HttpRequest, auth: Readonly<Record<string, string>>, mayResend: boolean): Effect.Effect<unknown, KubeApiError> =>
+      Effect.callback<unknown, KubeApiError>((resume, signal) => {
+        const { target } = request
+        let settled = false
+        const settle = (effect: Effect.Effect<unknown, KubeApiError>) => {
+          if (settled) return
+          settled = true
+          resume(effect)
+        }
+        const req = start(request, auth, requestAgent, signal)
+        req.setTimeout(options.requestTimeoutMillis, () => req.destroy(new RequestTimedOut(options.requestTimeoutMillis)))
+        req.on("error", (cause) => {
+          const staleSocket = req.reusedSocket && (cause as NodeJS.ErrnoException).code === "ECONNRESET"
+          settle(mayResend && staleSocket && request.method === "GET" && !signal.aborted
+            ? once(request, auth, false)
+            : Effect.fail(errorFromTransport(target, cause)))
+        })
+        req.on("response", (res) => {
+          const chunks: Array<Buffer> = []
+          res.on("data", (chunk: Buffer) => chunks.push(chunk))
+          res.on("error", (cause) => settle(Effect.fail(errorFromTransport(target, cause))))
+          res.on("end", () => {
+            const status = res.statusCode ?? 0
+            const body = parseBody(Buffer.concat(chunks).toString("utf8"))
+            if (status >= 200 && status < 300) {
+              settle(
+                typeof body === "string"
+                  ? Effect.fail(errorFromBadAnswer(target, `answer is not JSON: ${body.slice(0, 200)}`))
+                  : Effect.succeed(body)
+              )
+            } else {
+              settle(Effect.fail(errorFromResponse(target, status, body)))
+            }
           })
-        }))
+        })
+      })
+
+    const send = (request: HttpRequest): Effect.Effect<unknown, KubeApiError> =>
+      Effect.flatMap(Effect.tap(authHeaders(request.target), () => countKubeApiRequest(request)), (auth) => once(request, auth, true))
 
     const lines = (request: HttpRequest, idleMillis: number | undefined): Stream.Stream<string, KubeApiError> =>
       Stream.unwrap(Effect.gen(function*() {

@@ -4,7 +4,9 @@
  * (no controller manager, no scheduler — nothing else sends requests), the CRDs, our
  * controller role, and `nodes` fake Nodes each with its own node role composed exactly as
  * `run node` composes it, each over its own HTTP client (its own connections and watches,
- * as on a real node), all in this process.
+ * as on a real node) — all in this process, or (`processes`) the controller in a process of
+ * its own and the node roles spread over `processes` more (fleetHosts.ts), as on a real
+ * cluster where each node plugin has its node's CPU to itself.
  *
  * Volumes are made the way the provisioner and the scheduler leave them — a PVC, its bound
  * PV (name = volume handle) and a Pod bound to the node — and published by calling the node
@@ -14,21 +16,17 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { appendFileSync } from "node:fs"
-import { Effect, Exit, Layer, Logger, Scope } from "effect"
 import type { Duration } from "effect"
-import { KubeApiHttp } from "../../adapters/KubeApiHttp.ts"
-import { kubeConfigFromFile } from "../../adapters/http/kubeconfig.ts"
 import { CSI_DRIVER_NAME, LISTENER_API_VERSION, STORAGE_CLASS_NAME } from "../../domain/constants.ts"
-import { KubeApi } from "../../effects/KubeApi.ts"
-import { Readiness } from "../../k8s/operability/probes.ts"
-import { controllerRoleLayer } from "../../k8s/roles/controllerRole.ts"
-import { nodeRoleLayer } from "../../k8s/roles/nodeRole.ts"
 import { connectCsi, CsiCallError } from "./csiClient.ts"
 import type { CsiClient } from "./csiClient.ts"
 import { startControlPlane } from "./controlPlane.ts"
 import type { ControlPlane } from "./controlPlane.ts"
 import { createFakeNode } from "./fakeNodes.ts"
+import { forkedHost, inProcessHost } from "./fleetHosts.ts"
+import type { FleetHost } from "./fleetHosts.ts"
+import type { ProcessSample } from "./fleetProbe.ts"
+import { fleetSocketOf } from "./fleetRoles.ts"
 import { createNamespace, eventually } from "./kubeClient.ts"
 import type { KubeClient, KubeObject } from "./kubeClient.ts"
 import { createListenerCrds } from "./listenerCrds.ts"
@@ -39,6 +37,11 @@ const LISTENERS = "/apis/listeners.stackable.tech/v1alpha1"
 
 export interface FleetOptions {
   readonly nodes: number
+  /**
+   * Worker processes for the node roles, each with an equal share of the nodes, plus one
+   * for the controller role (fleetWorker.ts). Default: every role in this process.
+   */
+  readonly processes?: number | undefined
   /** The node roles' safety resync (`--address-refresh-seconds`); default 30 s as the chart. */
   readonly resync?: Duration.Input | undefined
   readonly publishWait?: Duration.Input | undefined
@@ -62,6 +65,8 @@ export interface Fleet {
   readonly dir: string
   readonly nodeNames: ReadonlyArray<string>
   readonly nodeIp: (node: string) => string
+  /** Where the roles run: one host (this process), or the controller's and the node roles' worker processes. */
+  readonly hosts: ReadonlyArray<FleetHost>
   /** PVC + bound PV + Pod on `node` for a volume of `annotations` (listener-class or listener-name). */
   makeVolume(node: string, name: string, annotations: Record<string, string>): Promise<FleetVolume>
   /** NodePublishVolume as the kubelet sends it; resolves with the gRPC failure, if any. */
@@ -69,6 +74,15 @@ export interface Fleet {
   /** Starts the node roles (after the volumes exist, if the caller wants to count only them). */
   startNodeRoles(): Promise<void>
   stopNodeRoles(): Promise<void>
+  /**
+   * Watches the volumes' files, by the process holding each volume's node role (where a
+   * container on that node would read them); resolves once armed, with a function resolving
+   * per volume (same order) with the wall-clock ms (fleetProbe.ts `wallClock`) at which its
+   * `default-address/address` first read `address(volume)`.
+   */
+  watchAddresses(volumes: ReadonlyArray<FleetVolume>, address: (volume: FleetVolume) => string, timeoutMs?: number): Promise<() => Promise<Array<number>>>
+  /** Each host's process sample (memory, CPU time and event-loop delay since the last reset). */
+  samples(options?: { readonly gc?: boolean; readonly reset?: boolean }): Promise<Array<{ readonly host: string; readonly nodes: number; readonly controller: boolean } & ProcessSample>>
   stop(): Promise<void>
 }
 
@@ -105,56 +119,31 @@ export async function startNodeFleet(options: FleetOptions): Promise<Fleet> {
       await createFakeNode(kube, { name, addresses: [{ type: "InternalIP", address: ips.get(name)! }, { type: "Hostname", address: name }] })
       await mkdir(join(dir, "kubelet", name), { recursive: true })
     }
-    const socketOf = (node: string) => join(dir, `${node}.sock`)
-    const kc = await Effect.runPromise(kubeConfigFromFile(plane.kubeconfigPath))
-    const logFile = options.logFile
-    const logging = logFile === undefined
-      ? Logger.layer([Logger.map(Logger.formatLogFmt, (line: string) => {
-        if (/level=(WARN|ERROR|FATAL)/u.test(line)) process.stderr.write(`${line}\n`)
-      })])
-      : Logger.layer([Logger.map(Logger.formatLogFmt, (line: string) => appendFileSync(logFile, `${line}\n`))])
-    /** Each role over a client of its own: its own sockets and watches, as on its own machine. */
-    const ownClient = (userAgent: string, maxSockets = 8) =>
-      Layer.effect(KubeApi, Effect.map(KubeApiHttp.make(kc, { userAgent, maxSockets }), (made) => made.api))
-    const run = async (layer: Layer.Layer<never, unknown, never>) => {
-      const scope = Effect.runSync(Scope.make())
-      try {
-        await Effect.runPromise(Layer.buildWithScope(layer, scope))
-      } catch (error) {
-        await Effect.runPromise(Scope.close(scope, Exit.void))
-        throw error
-      }
-      return () => Effect.runPromise(Scope.close(scope, Exit.void))
+
+    const rolesConfig = { kubeconfigPath: plane.kubeconfigPath, dir, resync: options.resync, publishWait: options.publishWait, logFile: options.logFile }
+    const controller = options.controller !== false
+    const hosts: Array<FleetHost> = []
+    stops.push(async () => {
+      for (const host of hosts.reverse()) await host.stop().catch(() => undefined)
+    })
+    const processes = options.processes ?? 0
+    if (processes <= 0) {
+      hosts.push(await inProcessHost({ ...rolesConfig, controller, nodes: nodeNames }))
+    } else {
+      const shares = Array.from({ length: Math.min(processes, Math.max(1, nodeNames.length)) }, (_, i) =>
+        nodeNames.filter((_, n) => n % processes === i))
+      // Started together: each worker loads the code on its own.
+      const started = await Promise.allSettled([
+        ...(controller ? [forkedHost("controller", { ...rolesConfig, controller: true, nodes: [] })] : []),
+        ...shares.map((nodes, i) => forkedHost(`nodes-${i}`, { ...rolesConfig, controller: false, nodes }))
+      ])
+      for (const outcome of started) if (outcome.status === "fulfilled") hosts.push(outcome.value)
+      const failed = started.find((outcome) => outcome.status === "rejected")
+      if (failed !== undefined) throw (failed as PromiseRejectedResult).reason
     }
-    if (options.controller !== false) {
-      const controller = controllerRoleLayer({
-        csiEndpoint: join(dir, "controller.sock"),
-        clusterDomain: "cluster.local",
-        preset: "none",
-        vendorVersion: "fleet",
-        instance: "fleet-controller"
-      })
-      stops.push(await run(controller.pipe(Layer.provide(Layer.merge(ownClient("fleet-controller", 32), Readiness.layer)), Layer.provide(logging))))
-    }
-    let stopNodes: (() => Promise<void>) | undefined
-    const startNodeRoles = async () => {
-      const roles = nodeNames.map((node) =>
-        nodeRoleLayer({
-          csiEndpoint: socketOf(node),
-          nodeName: node,
-          vendorVersion: "fleet",
-          addressRefreshInterval: options.resync ?? "30 seconds",
-          publishWait: options.publishWait,
-          stateDir: join(dir, "state", node)
-        }).pipe(Layer.provide(Layer.merge(ownClient(`fleet-node/${node}`), Readiness.layer)))
-      )
-      const all = roles.reduce<Layer.Layer<never, unknown, never>>((merged, role) => Layer.merge(merged, role), Layer.empty)
-      stopNodes = await run(all.pipe(Layer.provide(logging)))
-    }
-    const stopNodeRoles = async () => {
-      await stopNodes?.()
-      stopNodes = undefined
-    }
+    const hostOf = new Map(hosts.flatMap((host) => host.nodes.map((node) => [node, host] as const)))
+    const startNodeRoles = async () => void await Promise.all(hosts.map((host) => host.startNodeRoles()))
+    const stopNodeRoles = async () => void await Promise.all(hosts.map((host) => host.stopNodeRoles()))
     stops.push(stopNodeRoles)
 
     const clients = new Map<string, CsiClient>()
@@ -164,11 +153,10 @@ export async function startNodeFleet(options: FleetOptions): Promise<Fleet> {
     const csiOf = (node: string) => {
       const existing = clients.get(node)
       if (existing !== undefined) return existing
-      const made = connectCsi(socketOf(node))
+      const made = connectCsi(fleetSocketOf(dir, node))
       clients.set(node, made)
       return made
     }
-
     const makeVolume = async (node: string, name: string, annotations: Record<string, string>): Promise<FleetVolume> => {
       const ns = FLEET_NAMESPACE
       const pvc = await kube.create(`/api/v1/namespaces/${ns}/persistentvolumeclaims`, {
@@ -228,7 +216,25 @@ export async function startNodeFleet(options: FleetOptions): Promise<Fleet> {
       }
     }
 
-    return { plane, kube, dir, nodeNames, nodeIp: (node) => ips.get(node)!, makeVolume, publish, startNodeRoles, stopNodeRoles, stop }
+    const watchAddresses = async (volumes: ReadonlyArray<FleetVolume>, address: (volume: FleetVolume) => string, timeoutMs = 60_000) => {
+      const armed = await Promise.all(hosts.map(async (host) => {
+        const mine = volumes.filter((volume) => hostOf.get(volume.node) === host)
+        if (mine.length === 0) return async () => undefined
+        const seen = await host.watchAddresses(mine.map((volume) => ({ targetPath: volume.targetPath, address: address(volume) })), timeoutMs)
+        return async () => {
+          const times = await seen()
+          return mine.map((volume, i) => [volume, times[i]!] as const)
+        }
+      }))
+      return async () => {
+        const seen = new Map((await Promise.all(armed.map((collect) => collect()))).flatMap((pairs) => pairs ?? []))
+        return volumes.map((volume) => seen.get(volume)!)
+      }
+    }
+    const samples = (sampleOptions?: { readonly gc?: boolean; readonly reset?: boolean }) =>
+      Promise.all(hosts.map(async (host) => ({ host: host.name, nodes: host.nodes.length, controller: host.controller, ...await host.sample(sampleOptions) })))
+
+    return { plane, kube, dir, nodeNames, nodeIp: (node) => ips.get(node)!, hosts, makeVolume, publish, startNodeRoles, stopNodeRoles, watchAddresses, samples, stop }
   } catch (error) {
     await stop()
     throw error

@@ -1,6 +1,6 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
-import { Deferred, Effect, Fiber, Layer } from "effect"
+import { Effect, Layer, Logger, References } from "effect"
 import { VolumeFsMemory } from "../../../adapters/VolumeFsMemory.ts"
 import { fingerprint } from "../../../domain/listenerPlan/json.ts"
 import { PublishedVolumes } from "../../../effects/publishedVolumes.ts"
@@ -43,17 +43,47 @@ test("get reads one target's record; a forgotten target has none", () =>
       assert.deepEqual(yield* registry.all, [recordOf("/pods/b/mount")])
     })))
 
-test("a record forgotten while the registry is being listed is left out; the others are still listed", () =>
-  withRegistry((fs) =>
-    Effect.gen(function*() {
+test("records are read from the state directory once, when the plugin starts: listing and getting them reads no file", () =>
+  Effect.runPromise(Effect.gen(function*() {
+    const memory = yield* VolumeFsMemory.make
+    let reads = 0
+    const counting = Layer.succeed(VolumeFs, { ...memory.fs, readFile: (path: string) => Effect.suspend(() => (reads++, memory.fs.readFile(path))) })
+    const registry = PublishedVolumes.layerFiles(STATE).pipe(Layer.provide(counting))
+    // A previous process of the plugin published two volumes and forgot one of three.
+    yield* Effect.gen(function*() {
+      const previous = yield* PublishedVolumes
+      for (const target of ["/pods/a/mount", "/pods/b/mount", "/pods/c/mount"]) yield* previous.record(recordOf(target))
+      yield* previous.forget("/pods/c/mount")
+    }).pipe(Effect.provide(registry))
+    reads = 0
+    // The plugin restarts: its registry reads the two files left, once.
+    yield* Effect.gen(function*() {
+      const restarted = yield* PublishedVolumes
+      assert.equal(reads, 2, "each record file read once at start")
+      for (let pass = 0; pass < 3; pass++) {
+        const all = yield* restarted.all
+        assert.deepEqual([...all].sort((x, y) => x.request.targetPath.localeCompare(y.request.targetPath)), [recordOf("/pods/a/mount"), recordOf("/pods/b/mount")])
+      }
+      assert.deepEqual(yield* restarted.get("/pods/b/mount"), recordOf("/pods/b/mount"))
+      assert.equal(yield* restarted.get("/pods/c/mount"), undefined)
+      yield* restarted.record(recordOf("/pods/d/mount"))
+      assert.equal((yield* restarted.all).length, 3)
+      assert.equal(reads, 2, "a refresh pass lists the records without reading a file")
+    }).pipe(Effect.provide(registry))
+    assert.deepEqual((yield* memory.fs.readDir(STATE)).filter((name) => name.endsWith(".json")).sort(),
+      ["/pods/a/mount", "/pods/b/mount", "/pods/d/mount"].map((target) => `${fingerprint(target)}.json`).sort(), "the files stay the record for the next start")
+  })))
+
+test("a record file that cannot be written still leaves the volume refreshed while the plugin runs, after a warning", () =>
+  Effect.runPromise(Effect.gen(function*() {
+    const memory = yield* VolumeFsMemory.make
+    const failing = Layer.succeed(VolumeFs, { ...memory.fs, rename: (from: string, to: string) => to.endsWith(".json") ? memory.fs.rename(from, "/no/such/dir/x") : memory.fs.rename(from, to) })
+    const logged: Array<string> = []
+    const capture = Logger.make(({ message }) => void logged.push(String(message)))
+    yield* Effect.gen(function*() {
       const registry = yield* PublishedVolumes
       yield* registry.record(recordOf("/pods/a/mount"))
-      yield* registry.record(recordOf("/pods/b/mount"))
-      const point = yield* fs.pauseAt("readFile", `${STATE}/${fingerprint("/pods/a/mount")}.json`)
-      const listing = yield* Effect.forkChild(registry.all)
-      yield* Deferred.await(point.reached)
-      // An unpublish beside a refresh pass: the directory was listed, the file goes before it is read.
-      yield* registry.forget("/pods/a/mount")
-      yield* Deferred.succeed(point.release, undefined)
-      assert.deepEqual(yield* Fiber.join(listing), [recordOf("/pods/b/mount")])
-    })))
+      assert.deepEqual(yield* registry.all, [recordOf("/pods/a/mount")])
+    }).pipe(Effect.provide(PublishedVolumes.layerFiles(STATE).pipe(Layer.provide(failing))), Effect.provideService(References.CurrentLoggers, new Set([capture])))
+    assert.ok(logged.some((line) => line.includes("published-volume state: record /pods/a/mount")), logged.join("\n"))
+  })))
