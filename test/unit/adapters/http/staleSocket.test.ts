@@ -2,6 +2,8 @@
 // (the API server closes idle connections after 90 s): a read is sent once more on a fresh
 // socket and succeeds; a write is not resent and fails as Unavailable. A local HTTP server
 // plays the API server, closing each connection when its second request arrives.
+// Node only (deno.json excludes this file): Deno's node:http client resends such a request
+// itself — a POST too — so the transport never sees the failure there (docs/library.md).
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import { createServer } from "node:http"
