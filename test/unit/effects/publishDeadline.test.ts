@@ -87,7 +87,10 @@ test("a deadline closer than the margin: the publish fails at once with its own 
     Effect.gen(function*() {
       const outcome = yield* call("900 millis")
       assert.equal(outcome.code, status.UNAVAILABLE, `answered ${outcome.code}: ${outcome.details}`)
-      assert.match(outcome.details, /waited 0 ms for the controller; the wait ends 1000 ms before the call's deadline/u)
+      // "At once": no wait was begun; the few ms it reports are the publish's own work on a loaded machine.
+      const waited = /waited (\d+) ms for the controller; the wait ends 1000 ms before the call's deadline/u.exec(outcome.details)
+      assert.ok(waited !== null, outcome.details)
+      assert.ok(Number(waited[1]) < 100, `waited ${waited[1]} ms`)
       assert.ok(outcome.ms < 900, `answered after ${outcome.ms} ms`)
     })))
 
