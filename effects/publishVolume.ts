@@ -196,6 +196,14 @@ export const addressesForPod = Effect.fn("addressesForPod")(function*(
   return { scope: "Node" as const, addresses: templatedAddresses(rendered.hostname, addresses) }
 })
 
+/** The volume's file tree for `addresses`; an address unsafe as a path is refused naming the Listener's field. */
+export const planTreeOf = (listener: { readonly namespace: string; readonly name: string }, addresses: ReadonlyArray<ListenerIngress>) => {
+  const tree = planVolumeTree(addresses)
+  return tree instanceof UnsafeVolumeEntry
+    ? Effect.fail(new VolumeAddressRefused({ namespace: listener.namespace, listener: listener.name, field: tree.field, value: tree.value, problem: tree.problem }))
+    : Effect.succeed(tree)
+}
+
 /**
  * The uid of the Pod the request is for, once it is known to be that Pod and alive: not
  * replaced by another of the same name, not on its way out — labels, PodListeners or a tree
@@ -289,16 +297,7 @@ const publishFor = Effect.fn("publishFor")(function*(
   // 5. This Pod's addresses. Waits a few seconds, watching, while the controller has only
   // not caught up with the Listener yet (publishWait.ts); else UNAVAILABLE: the kubelet retries.
   const { scope, addresses } = yield* whileCatchingUp(listener, (current) => addressesForPod(current, listenerClass, pod))
-  const tree = planVolumeTree(addresses)
-  if (tree instanceof UnsafeVolumeEntry) {
-    return yield* new VolumeAddressRefused({
-      namespace,
-      listener: listenerName,
-      field: tree.field,
-      value: tree.value,
-      problem: tree.problem
-    })
-  }
+  const tree = yield* planTreeOf({ namespace, name: listenerName }, addresses)
 
   // 6. PodListeners, under the Pod's volume name.
   const podVolumeName = podVolumeNameFor(pod, pvc.metadata.name)

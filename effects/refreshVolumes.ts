@@ -28,8 +28,6 @@ import { Kinds } from "../domain/kinds.ts"
 import { Listener } from "../domain/listener.ts"
 import { ListenerClass } from "../domain/listenerClass.ts"
 import { jsonEquals } from "../domain/listenerPlan/json.ts"
-import type { ListenerIngress } from "../domain/listenerPlan/inputs.ts"
-import type { ListenerScope } from "../domain/podListeners.ts"
 import type { EventRecorder } from "./EventRecorder.ts"
 import { getOption, KubeApi } from "./KubeApi.ts"
 import type { KubeApiError, KubeObject } from "./KubeApi.ts"
@@ -94,7 +92,8 @@ const currentAddresses = (read: Readers, listenerRef: PublishedRecord["listener"
   )
 
 type TargetRefresh = "republished" | "forgotten" | "unchanged"
-type CurrentAddresses = { readonly scope: ListenerScope; readonly addresses: ReadonlyArray<ListenerIngress> }
+/** What a publish would give the volume now (scope and addresses), as `addressesForPod` computes it. */
+type CurrentAddresses = Effect.Success<ReturnType<typeof addressesForPod>>
 
 /**
  * Only the PodListeners entry and the tree when the record knows the Pod's volume and the

@@ -9,33 +9,21 @@
  */
 import { Effect } from "effect"
 import type { ListenerIngress } from "../domain/listener.ts"
-import type { ListenerScope } from "../domain/podListeners.ts"
-import { planVolumeTree, UnsafeVolumeEntry } from "../domain/volumeTree.ts"
-import { VolumeAddressRefused } from "./volumeErrors.ts"
 import { mergePodListenerEntry } from "./podListenersRecord.ts"
 import type { PublishedRecord } from "./publishedVolumes.ts"
-import { livePodUid, loadPod } from "./publishVolume.ts"
+import { livePodUid, loadPod, planTreeOf } from "./publishVolume.ts"
 import type { PublishedVolume } from "./publishVolume.ts"
 import { writeVolumeTree } from "./writeVolumeTree.ts"
 
 export const republishVolume = Effect.fn("republishVolume")(function*(
   record: PublishedRecord,
-  podVolume: { readonly name: string; readonly scope: ListenerScope },
+  podVolume: NonNullable<PublishedRecord["podVolume"]>,
   addresses: ReadonlyArray<ListenerIngress>
 ) {
   const { request, listener } = record
   const pod = yield* loadPod(request.pod)
   const podUid = yield* livePodUid(request, pod)
-  const tree = planVolumeTree(addresses)
-  if (tree instanceof UnsafeVolumeEntry) {
-    return yield* new VolumeAddressRefused({
-      namespace: listener.namespace,
-      listener: listener.name,
-      field: tree.field,
-      value: tree.value,
-      problem: tree.problem
-    })
-  }
+  const tree = yield* planTreeOf(listener, addresses)
   yield* mergePodListenerEntry(request.pod.namespace, podUid, podVolume.name, { scope: podVolume.scope, ingressAddresses: addresses })
   const outcome = yield* writeVolumeTree(request.targetPath, tree.entries)
   const published: PublishedVolume = { listener, podVolumeName: podVolume.name, scope: podVolume.scope, addresses, tree: outcome }
