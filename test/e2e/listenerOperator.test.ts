@@ -6,8 +6,8 @@
 import assert from "node:assert/strict"
 import { after, before, describe, test } from "node:test"
 import { LISTENER_API_VERSION } from "../../domain/constants.ts"
-import { createNamespace, eventually, isNotFound } from "../envtest/kubeClient.ts"
-import type { KubeClient, KubeObject } from "../envtest/kubeClient.ts"
+import { createNamespace, eventually, isNotFound, KubeClient } from "../envtest/kubeClient.ts"
+import type { KubeObject } from "../envtest/kubeClient.ts"
 import type { PublishRequestShape } from "../../csi/publishRequestShape.ts"
 import { REAL_KUBELET_PUBLISH_SHAPE } from "../envtest/kubeletPublishShape.ts"
 import { isPodReady, readyPod as readyPodIn } from "../envtest/localCluster.ts"
@@ -74,10 +74,42 @@ describe("listener-operator on real kubelets, installed by its chart", { timeout
       return run.code === 0 ? run.stdout.trim() : undefined
     }, { timeoutMs: 60_000, intervalMs: 500 })
 
+  /**
+   * A new cluster's first Listeners, with the chart's default values (docs/security.md, "Never
+   * in a user's way"): written before any PersistentVolume exists, by the cluster admin and by
+   * a namespace user whose only rights are on Listeners.
+   */
+  const firstListenersOfANewCluster = async () => {
+    assert.deepEqual((await kube.list("/api/v1/persistentvolumes")).items, [], "no PersistentVolume yet")
+    const first = (name: string) => ({ apiVersion: LISTENER_API_VERSION, kind: "Listener", metadata: { name, namespace: NS }, spec: { className: "external-unstable", ports: [{ name: "http", port: 8080 }] } })
+    await kube.create(`${LISTENERS}/namespaces/${NS}/listeners`, first("first-by-admin"))
+    await kube.create(`/api/v1/namespaces/${NS}/serviceaccounts`, { metadata: { name: "dev" } })
+    await kube.create(`/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/roles`, {
+      metadata: { name: "listeners" },
+      rules: [{ apiGroups: ["listeners.stackable.tech"], resources: ["listeners"], verbs: ["get", "create", "patch", "delete"] }]
+    })
+    await kube.create(`/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/rolebindings`, {
+      metadata: { name: "dev-listeners" },
+      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "listeners" },
+      subjects: [{ kind: "ServiceAccount", name: "dev", namespace: NS }]
+    })
+    const token = await kube.create<{ status: { token: string } }>(`/api/v1/namespaces/${NS}/serviceaccounts/dev/token`,
+      { apiVersion: "authentication.k8s.io/v1", kind: "TokenRequest", spec: { expirationSeconds: 600 } })
+    const user = new KubeClient({ server: operator.cluster.plane.server, caPem: kube.connection.caPem, token: token.status.token })
+    try {
+      await user.create(`${LISTENERS}/namespaces/${NS}/listeners`, first("first-by-user"))
+      await user.delete(`${LISTENERS}/namespaces/${NS}/listeners/first-by-user`)
+    } finally {
+      user.close()
+    }
+    await kube.delete(`${LISTENERS}/namespaces/${NS}/listeners/first-by-admin`)
+  }
+
   before(async () => {
     operator = await startOperatorCluster({ nodes: [...NODES], log })
     kube = operator.cluster.kube
     await createNamespace(kube, NS)
+    await firstListenersOfANewCluster()
     await kube.create(`${LISTENERS}/listenerclasses`, listenerClass("e2e-pinned", { serviceType: "NodePort", pinnedNodePorts: true }))
     await kube.create(`${LISTENERS}/listenerclasses`, listenerClass("e2e-nodeport", { serviceType: "NodePort" }))
     await kube.create(`${LISTENERS}/listenerclasses`, listenerClass("e2e-lb", { serviceType: "LoadBalancer", preferredAddressType: "IP" }))
