@@ -22,7 +22,7 @@ const NS = "team"
 const chart = (...set: ReadonlyArray<string>): string =>
   execFileSync(binary("helm", binDir()), [
     "template", "listener-operator", join(import.meta.dirname, "..", "..", "deploy", "helm", "listener-operator"),
-    "--namespace", RELEASE_NS, ...set.flatMap((value) => ["--set", value])
+    "--namespace", RELEASE_NS, "--include-crds", ...set.flatMap((value) => ["--set", value])
   ], { encoding: "utf8", env: { ...process.env, HELM_CACHE_HOME: "/tmp/helm-cache", HELM_CONFIG_HOME: "/tmp/helm-config", HELM_DATA_HOME: "/tmp/helm-data" } })
 
 const listener = (name: string) => ({
@@ -46,6 +46,7 @@ const tokenFor = async (namespace: string, serviceAccount: string): Promise<stri
 before(async () => {
   plane = await startControlPlane()
   admin = plane.kube
+  await createNamespace(admin, RELEASE_NS, { waitForServiceAccount: false })
   // The chart with its default values, then with the opt-in PodListeners check added.
   for (const rendered of [chart(), chart("nodeAdmissionPolicy.podListenersByPod=true")]) {
     const applied = await plane.kubectl(["apply", "--server-side", "-f", "-"], rendered)
@@ -88,7 +89,9 @@ after(async () => {
 test("the cluster is new: no PersistentVolume, no Pod, no PodListeners", async () => {
   assert.deepEqual((await admin.list("/api/v1/persistentvolumes")).items, [])
   assert.deepEqual((await admin.list("/api/v1/pods")).items, [])
-  assert.deepEqual((await admin.list(`${GROUP}/podlisteners`)).items, [])
+  // A CRD just established may answer 429 while its watch cache fills.
+  const podListeners = await eventually("the PodListeners list", () => admin.list(`${GROUP}/podlisteners`).catch(() => undefined), { timeoutMs: 30_000, intervalMs: 500 })
+  assert.deepEqual(podListeners.items, [])
 })
 
 test("the cluster admin's first Listener is accepted, and so are its updates", async () => {
@@ -109,7 +112,8 @@ test("a namespace user with RBAC on Listeners creates, applies and deletes one",
   assert.equal(created.metadata.name, "broker")
   const applied = await user.patch(`${GROUP}/namespaces/${NS}/listeners/broker`, { ...listener("broker"), spec: { ...listener("broker").spec, ports: [{ name: "kafka", port: 9092 }] } },
     "apply", { fieldManager: "dev", force: true })
-  assert.deepEqual((applied.spec as { ports: unknown }).ports, [{ name: "kafka", port: 9092, protocol: "TCP" }])
+  // spec.ports is a map list keyed by name: the applied port joins the created one.
+  assert.deepEqual((applied.spec as { ports: unknown }).ports, [{ name: "http", port: 8080, protocol: "TCP" }, { name: "kafka", port: 9092, protocol: "TCP" }])
   await user.delete(`${GROUP}/namespaces/${NS}/listeners/broker`)
 })
 
