@@ -170,7 +170,8 @@ const serveCall = <R>(
     Effect.suspend(() => handler(request)).pipe(
       // A handler that waits ends its wait in time to answer itself (effects/CallDeadline.ts).
       Effect.provideService(CallDeadline, deadline),
-      Effect.withSpan(path),
+      // each CSI call is a trace of its own, its API requests and file writes inside it
+      Effect.withSpan(path, { root: true, kind: "server", attributes: { "rpc.system": "grpc", "rpc.method": path } }),
       Effect.annotateLogs({ rpc: path }),
       Effect.onExit((exit) =>
         Effect.flatMap(Clock.currentTimeMillis, (finished) => {
