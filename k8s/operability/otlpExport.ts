@@ -17,9 +17,11 @@
  */
 import { Effect, Layer, Metric, Queue, Schedule } from "effect"
 import type { Scope } from "effect"
-import { HttpClient, HttpClientResponse } from "effect/http"
-import type { HttpBody } from "effect/http"
-import { OtlpSerialization } from "effect/observability"
+// Module by module (not the barrels): see telemetry.ts.
+import * as HttpClient from "effect/http/HttpClient"
+import type * as HttpBody from "effect/http/HttpBody"
+import * as HttpClientResponse from "effect/http/HttpClientResponse"
+import * as OtlpSerialization from "effect/observability/OtlpSerialization"
 
 export type OtlpSignal = "traces" | "logs"
 

@@ -12,7 +12,12 @@
 import { Effect, Layer, Logger, Tracer } from "effect"
 import type { Scope } from "effect"
 import * as LogLevel from "effect/LogLevel"
-import { OtlpExporter, OtlpLogger, OtlpTracer } from "effect/observability"
+// Module by module, not the effect/observability barrel: the probes import
+// PrometheusMetrics from it, and the barrel would put the exporters in their shared chunk,
+// loaded by every role even with telemetry off.
+import * as OtlpExporter from "effect/observability/OtlpExporter"
+import * as OtlpLogger from "effect/observability/OtlpLogger"
+import * as OtlpTracer from "effect/observability/OtlpTracer"
 import { otlpWireLayer } from "./otlpExport.ts"
 import type { SignalExport, TelemetrySettings } from "./telemetrySettings.ts"
 

@@ -7,7 +7,7 @@ import { createServer } from "node:http"
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import type { AddressInfo, Socket } from "node:net"
 import { Effect, Layer, Metric } from "effect"
-import { OtlpTracer } from "effect/observability"
+import * as OtlpTracer from "effect/observability/OtlpTracer"
 import { makeOtlpWire, otlpDroppedTotal, otlpExportedTotal, otlpWireLayer } from "../../../../k8s/operability/otlpExport.ts"
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void
