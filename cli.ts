@@ -9,7 +9,7 @@
  * one line naming what and why; 1 for anything else.
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Cause, Config, Effect, Exit, Layer, Option, Result, Runtime } from "effect"
+import { Cause, Config, Effect, Exit, Layer, Option, References, Result, Runtime } from "effect"
 import { Command, Flag, GlobalFlag } from "effect/cli"
 import type { LogLevel } from "effect/LogLevel"
 import { OPERATOR_VERSION } from "./adapters/version.ts"
@@ -116,7 +116,13 @@ const launchRole = (
       ])
     )
     const resource = { role: options.roleName, version: VERSION }
-    const tracing = telemetry ? telemetry.otlpTracerLayer(observability.telemetry, resource) : Layer.empty
+    // Nothing exported and no log file to correlate: spans are not even made (no-op spans),
+    // so turning telemetry off costs nothing per request (bench/telemetry.bench.ts).
+    const tracing = telemetry
+      ? telemetry.otlpTracerLayer(observability.telemetry, resource)
+      : observability.sinks.file === undefined
+      ? Layer.succeed(References.TracerEnabled, false)
+      : Layer.empty
     const logging = sinksLoggingLayer({
       sinks: observability.sinks,
       filePrefix: `listener-operator-${options.roleName}`,

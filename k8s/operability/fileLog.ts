@@ -94,7 +94,7 @@ export const fileLogger = (options: RollingFileOptions & { readonly level: LogLe
       target: "listener_operator"
     }
     const span = entry.fiber.cache.span
-    if (span !== undefined) {
+    if (span !== undefined && span.traceId !== "noop") {
       line.trace_id = span.traceId
       line.span_id = span.spanId
     }
