@@ -9,13 +9,16 @@
  * one line naming what and why; 1 for anything else.
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Cause, Config, Effect, Exit, Layer, Option, Result, Runtime } from "effect"
+import { Cause, Config, Effect, Exit, Layer, Option, References, Result, Runtime } from "effect"
 import { Command, Flag, GlobalFlag } from "effect/cli"
+import type { LogLevel } from "effect/LogLevel"
 import { OPERATOR_VERSION } from "./adapters/version.ts"
 import { DEFAULT_CLUSTER_DOMAIN, DEFAULT_LISTENER_CLASS_PRESET, LISTENER_CLASS_PRESETS } from "./domain/constants.ts"
 import type { KubeApi } from "./effects/KubeApi.ts"
 import { cliServicesLayer } from "./k8s/operability/cliServices.ts"
-import { LOG_FORMATS, LOG_LEVELS, loggingLayer, logLevelOf } from "./k8s/operability/logging.ts"
+import { LOG_FORMATS, LOG_LEVELS, logLevelOf, sinksLoggingLayer } from "./k8s/operability/logging.ts"
+import { logSinks } from "./k8s/operability/operatorSettings.ts"
+import { telemetrySettings } from "./k8s/operability/telemetrySettings.ts"
 import type { LogFormat } from "./k8s/operability/logging.ts"
 import type { Readiness } from "./k8s/operability/probes.ts"
 
@@ -39,6 +42,45 @@ const probePort = Flag.Int("metrics-port").pipe(
   Flag.withDefault(8080)
 )
 
+const optionalString = (name: string, env: string, description: string) =>
+  Flag.String(name).pipe(
+    Flag.withDescription(setting(description, env, "unset")),
+    Flag.withFallbackConfig(Config.String(env)),
+    Flag.optional
+  )
+const upstreamBoolean = (name: string, env: string, description: string) =>
+  Flag.Boolean(name).pipe(
+    Flag.withDescription(setting(description, env, "false")),
+    Flag.withFallbackConfig(Config.Boolean(env)),
+    Flag.withDefault(false)
+  )
+
+/**
+ * Upstream's operator settings (operator-rs CommonOptions and TelemetryOptions), under
+ * upstream's names, on both roles; k8s/operability/operatorSettings.ts reads them.
+ */
+const upstreamFlags = {
+  consoleLogDisabled: upstreamBoolean("console-log-disabled", "CONSOLE_LOG_DISABLED", "Write no logs to the console"),
+  consoleLogFormat: optionalString("console-log-format", "CONSOLE_LOG_FORMAT", "Console log format: plain or json (as LOG_FORMAT text|json)"),
+  fileLogDirectory: optionalString("file-log-directory", "FILE_LOG_DIRECTORY", "Also write JSON logs to rolling files <role>.<period>.tracing-rs.json in this directory"),
+  fileLogRotationPeriod: optionalString("file-log-rotation-period", "FILE_LOG_ROTATION_PERIOD", "Start a new log file: never, minutely, hourly or daily (default never)"),
+  fileLogMaxFiles: Flag.Int("file-log-max-files").pipe(
+    Flag.withDescription(setting("Keep at most this many log files (older ones are deleted)", "FILE_LOG_MAX_FILES", "unset: keep all")),
+    Flag.withFallbackConfig(Config.Int("FILE_LOG_MAX_FILES")),
+    Flag.optional
+  ),
+  otelTraceExporterEnabled: upstreamBoolean("otel-trace-exporter-enabled", "OTEL_TRACE_EXPORTER_ENABLED", "Export traces over OTLP/HTTP (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318)"),
+  otelLogExporterEnabled: upstreamBoolean("otel-log-exporter-enabled", "OTEL_LOG_EXPORTER_ENABLED", "Export logs over OTLP/HTTP (OTEL_EXPORTER_OTLP_LOGS_ENDPOINT, else OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318)"),
+  eosCheckMode: optionalString("eos-check-mode", "EOS_CHECK_MODE", "Refused: this operator has no end-of-support check"),
+  eosInterval: optionalString("eos-interval", "EOS_INTERVAL", "Refused: this operator has no end-of-support check"),
+  eosDisabled: upstreamBoolean("eos-disabled", "EOS_DISABLED", "Accepted for upstream compatibility: there is no end-of-support check to disable"),
+  disableCrdMaintenance: upstreamBoolean("disable-crd-maintenance", "DISABLE_CRD_MAINTENANCE", "Upstream's name for --no-manage-crds (the node role never maintains CRDs)")
+}
+
+type UpstreamFlagValues = {
+  readonly [K in keyof typeof upstreamFlags]: (typeof upstreamFlags)[K] extends Flag.Flag<infer A> ? A : never
+}
+
 /** The built-in `--log-level` flag wins; else LOG_LEVEL; else info. */
 const effectiveLogLevel = Effect.gen(function*() {
   const fromFlag = yield* GlobalFlag.LogLevel
@@ -54,13 +96,44 @@ const effectiveLogLevel = Effect.gen(function*() {
  */
 const launchRole = (
   role: () => Promise<Layer.Layer<never, unknown, KubeApi | Readiness>>,
-  options: { readonly port: number; readonly format: LogFormat }
+  options: { readonly port: number; readonly format: LogFormat; readonly roleName: string; readonly upstream: UpstreamFlagValues }
 ) =>
   Effect.gen(function*() {
     const level = yield* effectiveLogLevel
-    const [layer, { KubeApiHttp }, { probeServerLayer, Readiness }, { kubeApiUsable }] = yield* Effect.promise(() =>
-      Promise.all([role(), import("./adapters/KubeApiHttp.ts"), import("./k8s/operability/probes.ts"), import("./k8s/roles/kubeReadiness.ts")])
+    // Settings first: a refused one stops the role before it loads or connects anything.
+    const observability = yield* Effect.try({
+      try: () => observabilityOf(options, level),
+      catch: (error) => error
+    })
+    const [layer, { KubeApiHttp }, { probeServerLayer, Readiness }, { kubeApiUsable }, telemetry] = yield* Effect.promise(() =>
+      Promise.all([
+        role(),
+        import("./adapters/KubeApiHttp.ts"),
+        import("./k8s/operability/probes.ts"),
+        import("./k8s/roles/kubeReadiness.ts"),
+        // the OTLP exporters are loaded only when an export is on
+        observability.telemetry.traces || observability.telemetry.logs ? import("./k8s/operability/telemetry.ts") : undefined
+      ])
     )
+    const resource = { role: options.roleName, version: VERSION }
+    // Nothing exported and no log file to correlate: spans are not even made (no-op spans),
+    // so turning telemetry off costs nothing per request (bench/telemetry.bench.ts).
+    const tracing = telemetry
+      ? telemetry.otlpTracerLayer(observability.telemetry, resource)
+      : observability.sinks.file === undefined
+      ? Layer.succeed(References.TracerEnabled, false)
+      : Layer.empty
+    const logging = sinksLoggingLayer({
+      sinks: observability.sinks,
+      filePrefix: `listener-operator-${options.roleName}`,
+      otlp: telemetry && observability.telemetry.logs
+        ? {
+          logger: telemetry.otlpLogger(observability.telemetry, resource, observability.otlpLogLevel),
+          level: observability.otlpLogLevel
+        }
+        : undefined,
+      fallbackLevel: level
+    })
     const probes = options.port > 0 ? probeServerLayer(options.port) : Layer.empty
     // One line at start when the API server cannot be reached (the role keeps running and
     // retrying; readiness says it is not ready until the server answers).
@@ -70,8 +143,26 @@ const launchRole = (
     )))
     return yield* Layer.launch(Layer.mergeAll(layer, probes, startupCheck).pipe(
       Layer.provide(Layer.mergeAll(KubeApiHttp.layer, Readiness.layer))
-    )).pipe(Effect.provide(loggingLayer({ level, format: options.format })))
+    )).pipe(Effect.provide(tracing), Effect.provide(logging))
   })
+
+/** Where logs and traces go, from our settings and upstream's; throws one line for a refused one. */
+const observabilityOf = (options: { readonly format: LogFormat; readonly upstream: UpstreamFlagValues }, level: LogLevel) => {
+  const { upstream } = options
+  const env = process.env
+  const sinks = logSinks(env, {
+    consoleLogDisabled: upstream.consoleLogDisabled,
+    consoleLogFormat: Option.getOrUndefined(upstream.consoleLogFormat),
+    fileLogDirectory: Option.getOrUndefined(upstream.fileLogDirectory),
+    fileLogRotationPeriod: Option.getOrUndefined(upstream.fileLogRotationPeriod),
+    fileLogMaxFiles: Option.getOrUndefined(upstream.fileLogMaxFiles),
+    eosCheckMode: Option.getOrUndefined(upstream.eosCheckMode),
+    eosInterval: Option.getOrUndefined(upstream.eosInterval),
+    eosDisabled: upstream.eosDisabled
+  }, { level, format: options.format })
+  const telemetry = telemetrySettings(env, { traces: upstream.otelTraceExporterEnabled, logs: upstream.otelLogExporterEnabled })
+  return { sinks, telemetry, otlpLogLevel: telemetry.logs?.level ?? level }
+}
 
 const runController = Command.make("controller", {
   csiEndpoint,
@@ -105,19 +196,20 @@ const runController = Command.make("controller", {
     Flag.withDefault(true)
   ),
   logFormat,
-  probePort
+  probePort,
+  ...upstreamFlags
 }, (flags) =>
   launchRole(async () => (await import("./k8s/roles/controllerRole.ts")).controllerRoleLayer({
     csiEndpoint: flags.csiEndpoint,
     clusterDomain: flags.clusterDomain,
     preset: flags.preset,
-    manageCrds: flags.manageCrds,
+    manageCrds: flags.manageCrds && !flags.disableCrdMaintenance,
     vendorVersion: VERSION,
     instance: flags.instance,
     leaderElection: flags.leaderElectionNamespace._tag === "Some"
       ? { namespace: flags.leaderElectionNamespace.value, name: "listener-operator-controller" }
       : undefined
-  }), { port: flags.probePort, format: flags.logFormat }))
+  }), { port: flags.probePort, format: flags.logFormat, roleName: "controller", upstream: flags }))
 
 const runNode = Command.make("node", {
   csiEndpoint,
@@ -154,7 +246,8 @@ const runNode = Command.make("node", {
     Flag.withDefault(30)
   ),
   logFormat,
-  probePort
+  probePort,
+  ...upstreamFlags
 }, (flags) =>
   launchRole(async () => (await import("./k8s/roles/nodeRole.ts")).nodeRoleLayer({
     csiEndpoint: flags.csiEndpoint,
@@ -170,7 +263,9 @@ const runNode = Command.make("node", {
       : undefined
   }), {
     port: flags.probePort,
-    format: flags.logFormat
+    format: flags.logFormat,
+    roleName: "node",
+    upstream: flags
   }))
 
 const run = Command.make("run").pipe(
@@ -200,7 +295,7 @@ const demo = Command.make("demo", {
 /** Failures that mean "the settings are wrong": the CLI's own parse errors and an unreadable kubeconfig. */
 const SETTINGS_ERRORS: ReadonlySet<string> = new Set([
   "MissingOption", "MissingArgument", "InvalidValue", "UnrecognizedOption", "DuplicateOption", "UnexpectedArgument",
-  "UnknownSubcommand", "ValidationError", "ShowHelp", "KubeConfigError", "RoleSettingMissing"
+  "UnknownSubcommand", "ValidationError", "ShowHelp", "KubeConfigError", "RoleSettingMissing", "SettingRefused"
 ])
 
 const settingsError = (cause: Cause.Cause<unknown>): { readonly _tag: string; readonly message: string } | undefined => {
@@ -225,7 +320,7 @@ Command.make("listener-operator").pipe(
       const bad = settingsError(exit.cause)
       if (bad !== undefined) {
         // The CLI already printed its own parse errors with the usage.
-        if (bad._tag === "KubeConfigError" || bad._tag === "RoleSettingMissing") process.stderr.write(`listener-operator: ${bad.message}\n`)
+        if (bad._tag === "KubeConfigError" || bad._tag === "RoleSettingMissing" || bad._tag === "SettingRefused") process.stderr.write(`listener-operator: ${bad.message}\n`)
         return onExit(2)
       }
       process.stderr.write(`${Cause.pretty(exit.cause)}\n`)

@@ -170,7 +170,6 @@ const serveCall = <R>(
     Effect.suspend(() => handler(request)).pipe(
       // A handler that waits ends its wait in time to answer itself (effects/CallDeadline.ts).
       Effect.provideService(CallDeadline, deadline),
-      Effect.withSpan(path),
       Effect.annotateLogs({ rpc: path }),
       Effect.onExit((exit) =>
         Effect.flatMap(Clock.currentTimeMillis, (finished) => {
@@ -181,6 +180,9 @@ const serveCall = <R>(
           )
         })
       ),
+      // Each CSI call is a trace of its own: its API requests inside it, and its log line
+      // (above, inside the span) carries its trace id.
+      Effect.withSpan(path, { root: true, kind: "server", attributes: { "rpc.system": "grpc", "rpc.method": path } }),
       Effect.exit,
       Effect.asVoid
     ))

@@ -69,6 +69,23 @@ export interface Transport {
   readonly sockets: () => SocketStats
 }
 
+/**
+ * Each request is a client span (a child of the reconcile or CSI call that sent it) named
+ * and annotated as the API server's own metrics name it; a watch's span covers opening it.
+ */
+const withRequestSpan = (request: HttpRequest) =>
+  Effect.withSpan(`${request.verb} ${request.resource}`, {
+    kind: "client",
+    attributes: {
+      "k8s.verb": request.verb,
+      "k8s.resource": request.resource,
+      "http.request.method": request.method,
+      ...(request.target.namespace !== undefined ? { "k8s.namespace.name": request.target.namespace } : {})
+    }
+  })
+
+const annotateStatus = (status: number) => Effect.annotateCurrentSpan("http.response.status_code", status)
+
 const countSockets = (agent: Http.Agent): SocketStats => {
   const sum = (pool: NodeJS.ReadOnlyDict<ReadonlyArray<unknown>>) =>
     Object.values(pool).reduce((n, list) => n + (list?.length ?? 0), 0)
@@ -170,20 +187,23 @@ export const makeTransport = (
             const status = res.statusCode ?? 0
             const body = parseBody(Buffer.concat(chunks).toString("utf8"))
             if (status >= 200 && status < 300) {
-              settle(
+              settle(Effect.andThen(
+                annotateStatus(status),
                 typeof body === "string"
                   ? Effect.fail(errorFromBadAnswer(target, `answer is not JSON: ${body.slice(0, 200)}`))
                   : Effect.succeed(body)
-              )
+              ))
             } else {
-              settle(Effect.fail(errorFromResponse(target, status, body)))
+              settle(Effect.andThen(annotateStatus(status), Effect.fail(errorFromResponse(target, status, body))))
             }
           })
         })
       })
 
     const send = (request: HttpRequest): Effect.Effect<unknown, KubeApiError> =>
-      Effect.flatMap(Effect.tap(authHeaders(request.target), () => countKubeApiRequest(request)), (auth) => once(request, auth, true))
+      Effect.flatMap(Effect.tap(authHeaders(request.target), () => countKubeApiRequest(request)), (auth) => once(request, auth, true)).pipe(
+        withRequestSpan(request)
+      )
 
     const lines = (request: HttpRequest, idleMillis: number | undefined): Stream.Stream<string, KubeApiError> =>
       Stream.unwrap(Effect.gen(function*() {
@@ -212,14 +232,17 @@ export const makeTransport = (
           req.on("error", (cause) => settle(Effect.fail(errorFromTransport(target, cause))))
           req.on("response", (res) => {
             const status = res.statusCode ?? 0
-            if (status === 200) return settle(Effect.succeed(res))
+            if (status === 200) return settle(Effect.as(annotateStatus(status), res))
             const chunks: Array<Buffer> = []
             res.on("data", (chunk: Buffer) => chunks.push(chunk))
             res.on("error", (cause) => settle(Effect.fail(errorFromTransport(target, cause))))
             res.on("end", () =>
-              settle(Effect.fail(errorFromResponse(target, status, parseBody(Buffer.concat(chunks).toString("utf8"))))))
+              settle(Effect.andThen(
+                annotateStatus(status),
+                Effect.fail(errorFromResponse(target, status, parseBody(Buffer.concat(chunks).toString("utf8"))))
+              )))
           })
-        })
+        }).pipe(withRequestSpan(request))
         return Stream.fromAsyncIterable(response as AsyncIterable<Uint8Array>, (cause) => errorFromTransport(target, cause)).pipe(
           // an idle watch ends like one the server closed: the caller resumes from its last version
           Stream.catchIf(() => idled, () => Stream.empty),

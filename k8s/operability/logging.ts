@@ -2,8 +2,13 @@
  * Logging for both roles: structured JSON for clusters (one object per line, what log
  * pipelines parse) or logfmt text for people at a terminal, and a minimum level.
  */
-import { Layer, Logger, References } from "effect"
+import { Effect, Layer, Logger, References } from "effect"
+import type { Scope } from "effect"
 import type { LogLevel } from "effect/LogLevel"
+import * as LogLevels from "effect/LogLevel"
+import { fileLogger } from "./fileLog.ts"
+import { minimumLevel } from "./operatorSettings.ts"
+import type { LogSinks } from "./operatorSettings.ts"
 
 export const LOG_FORMATS = ["json", "text"] as const
 export type LogFormat = (typeof LOG_FORMATS)[number]
@@ -20,6 +25,39 @@ export const logLevelOf = (name: LogLevelName): LogLevel => levels[name]
 
 export const loggingLayer = (options: { readonly level: LogLevel; readonly format: LogFormat }): Layer.Layer<never> =>
   Layer.merge(
-    Logger.layer([options.format === "json" ? Logger.consoleJson : Logger.consoleLogFmt]),
+    Logger.layer([consoleLogger(options.format)]),
     Layer.succeed(References.MinimumLogLevel, options.level)
   )
+
+const consoleLogger = (format: LogFormat) => format === "json" ? Logger.consoleJson : Logger.consoleLogFmt
+
+/** Only entries at `level` or above reach `logger` (when the global minimum is lower for another destination). */
+const atLeast = <M, O>(logger: Logger.Logger<M, O>, level: LogLevel, minimum: LogLevel): Logger.Logger<M, O | undefined> =>
+  level === minimum ? logger : Logger.make((entry) => LogLevels.isGreaterThanOrEqualTo(entry.logLevel, level) ? logger.log(entry) : undefined)
+
+/**
+ * The roles' logging with upstream's destinations: the console (unless
+ * CONSOLE_LOG_DISABLED), rolling files (FILE_LOG_DIRECTORY), an OTLP logger (when
+ * exporting logs) — each at its own level; nothing below the least of them is formatted.
+ */
+export const sinksLoggingLayer = (options: {
+  readonly sinks: LogSinks
+  readonly filePrefix: string
+  readonly otlp: { readonly logger: Effect.Effect<Logger.Logger<unknown, void> | undefined, never, Scope.Scope>; readonly level: LogLevel | undefined } | undefined
+  readonly fallbackLevel: LogLevel
+}): Layer.Layer<never> => {
+  const { sinks } = options
+  const minimum = minimumLevel([sinks.console?.level, sinks.file?.level, options.otlp ? (options.otlp.level ?? "All") : undefined], options.fallbackLevel)
+  const loggers: Array<Effect.Effect<Logger.Logger<unknown, unknown> | undefined, never, Scope.Scope>> = []
+  if (sinks.console) loggers.push(Effect.succeed(atLeast(consoleLogger(sinks.console.format), sinks.console.level, minimum)))
+  if (sinks.file) {
+    const file = sinks.file
+    loggers.push(Effect.sync(() => fileLogger({ ...file, prefix: options.filePrefix })))
+  }
+  if (options.otlp) loggers.push(options.otlp.logger)
+  return Layer.merge(
+    Layer.unwrap(Effect.map(Effect.all(loggers), (built) =>
+      Logger.layer(built.filter((logger): logger is Logger.Logger<unknown, unknown> => logger !== undefined)))),
+    Layer.succeed(References.MinimumLogLevel, minimum)
+  )
+}

@@ -4,7 +4,8 @@
  * the CSI socket is bound and the controller's caches have synced).
  */
 import { Context, Effect, Layer, Ref } from "effect"
-import { PrometheusMetrics } from "effect/observability"
+// Module by module, not the barrel: the barrel would load the OTLP exporters with the probes.
+import * as PrometheusMetrics from "effect/observability/PrometheusMetrics"
 import type * as Http from "node:http"
 
 /** Named readiness flags; `/readyz` answers 200 only when all of them are set. */

@@ -290,7 +290,10 @@ export const makeController = <
             if (Option.isNone(cached)) return Action.awaitChange
             const object = cached.value
             const started = yield* Clock.currentTimeMillis
-            const exit = yield* Effect.exit(options.reconcile(object))
+            // Each reconcile is a trace of its own (its API requests are child spans).
+            const exit = yield* Effect.exit(options.reconcile(object).pipe(
+              Effect.withSpan(`reconcile ${controllerName}`, { root: true, attributes: { controller: controllerName, key } })
+            ))
             if (Exit.isSuccess(exit)) {
               yield* record("success", started)
               return exit.value

@@ -166,7 +166,11 @@ export const runWhileLeading = <A, E, R>(
       if (taken._tag === "Failure") return "Failed"
       yield* remember(taken.success, now)
       return "Leading"
-    })
+    }).pipe(
+      // each attempt to acquire or renew the lease is a trace of its own, with its result
+      Effect.tap((attempt) => Effect.annotateCurrentSpan("leader_election.result", attempt)),
+      Effect.withSpan("leader election", { root: true, attributes: { lease: `${ref.namespace}/${ref.name}`, identity: config.identity } })
+    )
 
     /** Completes when the lease, after `resourceVersion`, is released or deleted; never if the watch fails or ends. */
     const released = (resourceVersion: string) =>

@@ -4,7 +4,7 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import { spawnSync } from "node:child_process"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
@@ -92,6 +92,61 @@ test("an API server that cannot be reached is one log line naming the address an
     assert.match(lines[0]!, /level=WARN .*ECONNREFUSED 127\.0\.0\.1:1/u)
     assert.match(output, /CSI endpoint ready/u, "the role served its socket anyway")
     assert.doesNotMatch(output, /\n\s+at /u)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test("--help of each role lists upstream's settings under upstream's names", () => {
+  for (const role of ["controller", "node"]) {
+    const help = cli(["run", role, "--help"])
+    assert.equal(help.status, 0, help.stderr)
+    for (const env of ["CONSOLE_LOG_DISABLED", "CONSOLE_LOG_FORMAT", "FILE_LOG_DIRECTORY", "FILE_LOG_ROTATION_PERIOD", "FILE_LOG_MAX_FILES",
+      "OTEL_TRACE_EXPORTER_ENABLED", "OTEL_LOG_EXPORTER_ENABLED", "DISABLE_CRD_MAINTENANCE", "EOS_CHECK_MODE", "EOS_INTERVAL", "EOS_DISABLED"]) {
+      assert.match(help.stdout, new RegExp(`\\[env ${env}; default: [^\\]]+\\]`, "u"), `${role} --help names ${env}`)
+    }
+  }
+})
+
+test("an upstream setting we cannot honour is refused at start in one line saying what to use instead, exit 2", () => {
+  const dir = mkdtempSync(join(tmpdir(), "cli-refused-"))
+  try {
+    const refusals: ReadonlyArray<readonly [Record<string, string>, RegExp]> = [
+      [{ EOS_CHECK_MODE: "offline" }, /EOS_CHECK_MODE=offline is not supported: .*unset it/u],
+      [{ EOS_INTERVAL: "1d" }, /EOS_INTERVAL=1d is not supported/u],
+      [{ OTEL_TRACE_EXPORTER_ENABLED: "true", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }, /OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported: this operator exports OTLP over HTTP only; set http\/protobuf/u],
+      [{ CONSOLE_LOG_FORMAT: "xml" }, /CONSOLE_LOG_FORMAT=xml is not supported: use plain or json/u],
+      [{ FILE_LOG_ROTATION_PERIOD: "weekly" }, /FILE_LOG_ROTATION_PERIOD=weekly is not supported: use never, minutely, hourly or daily/u],
+      [{ CONSOLE_LOG_LEVEL: "info,kube=debug" }, /CONSOLE_LOG_LEVEL=info,kube=debug is not supported: use one level/u]
+    ]
+    for (const [env, message] of refusals) {
+      const run = cli(["run", "node", "--csi-endpoint", join(dir, "csi.sock"), "--node-name", "n", "--metrics-port", "0"],
+        { KUBECONFIG: unreachableKubeconfig(dir), ...env }, [], 15000)
+      assert.equal(run.status, 2, `${JSON.stringify(env)}: ${run.stdout}${run.stderr}`)
+      assert.equal(run.stderr.trim().split("\n").length, 1, run.stderr)
+      assert.match(run.stderr, new RegExp(`^listener-operator: ${message.source}`, "u"))
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test("CONSOLE_LOG_DISABLED silences the console; FILE_LOG_DIRECTORY writes upstream's JSON lines to a rolling file", () => {
+  const dir = mkdtempSync(join(tmpdir(), "cli-file-log-"))
+  try {
+    const logs = join(dir, "logs")
+    const run = cli(["run", "node", "--csi-endpoint", join(dir, "csi.sock"), "--node-name", "n", "--metrics-port", "0"], {
+      KUBECONFIG: unreachableKubeconfig(dir),
+      CONSOLE_LOG_DISABLED: "true",
+      FILE_LOG_DIRECTORY: logs,
+      FILE_LOG_ROTATION_PERIOD: "hourly"
+    }, [], 15000)
+    assert.doesNotMatch(run.stdout + run.stderr, /CSI endpoint ready/u, "nothing on the console")
+    const files = readdirSync(logs)
+    assert.equal(files.length, 1, files.join(", "))
+    assert.match(files[0]!, /^listener-operator-node\.\d{4}-\d\d-\d\d-\d\d\.tracing-rs\.json$/u)
+    const lines = readFileSync(join(logs, files[0]!), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { level: string; fields: { message: string } })
+    assert.ok(lines.some((l) => l.fields.message === "CSI endpoint ready" && l.level === "INFO"), JSON.stringify(lines.slice(0, 5)))
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -68,6 +68,7 @@ listeners.stackable.tech
   value: {{ .Values.logLevel | quote }}
 - name: LOG_FORMAT
   value: {{ .Values.logFormat | quote }}
+{{- include "listener-operator.telemetryEnv" . }}
 {{- end }}
 
 {{/*
