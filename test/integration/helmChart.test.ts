@@ -1,6 +1,6 @@
 // The Helm chart (deploy/helm/listener-operator) with the real Helm and the real API server
 // of test/envtest: `helm lint` passes; the rendered manifests carry what the CSI contract
-// needs (SPEC §4, §6: socket paths, sidecar arguments, StorageClass/CSIDriver equal to
+// needs (spec §4, §6: socket paths, sidecar arguments, StorageClass/CSIDriver equal to
 // k8s/deploy/storage.ts, the generated CRDs); the API server accepts every object
 // (CRDs installed for real, the rest with a server-side dry run); the RBAC it grants
 // lets each role do its job and no more (asked of the real authorizer); and `helm
@@ -221,7 +221,7 @@ test("StorageClass and CSIDriver are the objects of k8s/deploy/storage.ts", () =
   const withoutMetadata = ({ metadata: _, ...rest }: K8sObject) => rest
   assert.deepEqual(withoutMetadata(renderedClass), scRest)
   assert.deepEqual(withoutMetadata(renderedDriver), driverRest)
-  // The SPEC's values, spelled out once more so a change in both places is still seen.
+  // The spec's values, spelled out once more so a change in both places is still seen.
   assertContains(renderedClass, { provisioner: "listeners.stackable.tech", volumeBindingMode: "WaitForFirstConsumer", reclaimPolicy: "Delete" })
   assertContains(renderedDriver, {
     spec: { attachRequired: false, podInfoOnMount: true, fsGroupPolicy: "File", volumeLifecycleModes: ["Persistent", "Ephemeral"] }
