@@ -424,6 +424,15 @@ test("the API server accepts every rendered object (CRDs installed, the rest in 
     const expected = `${o.kind.toLowerCase()}${group}/${o.metadata.name}`
     assert.ok(accepted.includes(expected), `${expected} not in the dry run's answer:\n${out}`)
   }
+
+  // The values upstream users carry over (docs/migration.md): one ServiceAccount with
+  // annotations, extra labels, pull secrets, added tolerations, a resync of 0.
+  const carried = (await render(
+    "serviceAccount.name=custom", "serviceAccount.annotations.iam=role", "nodeAdmissionPolicy.enabled=false", "labels.team=data",
+    "image.pullSecrets[0].name=registry", "node.tolerations[0].key=dedicated", "node.tolerations[0].operator=Exists", "node.addressRefreshSeconds=0"
+  )).filter((o) => o.kind !== "CustomResourceDefinition")
+  const carriedOut = succeeded("server-side dry run (carried-over values)", await kubectl(["apply", "--dry-run=server", "-o", "name", "-f", "-"], toYaml(carried)))
+  assert.equal(carriedOut.trim().split("\n").length, carried.length, carriedOut)
 })
 
 test("helm install then helm upgrade; the real authorizer grants each ServiceAccount its calls and no more", { timeout: 180_000 }, async () => {
