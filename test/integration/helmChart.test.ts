@@ -433,6 +433,13 @@ test("the API server accepts every rendered object (CRDs installed, the rest in 
   )).filter((o) => o.kind !== "CustomResourceDefinition")
   const carriedOut = succeeded("server-side dry run (carried-over values)", await kubectl(["apply", "--dry-run=server", "-o", "name", "-f", "-"], toYaml(carried)))
   assert.equal(carriedOut.trim().split("\n").length, carried.length, carriedOut)
+
+  // OpenShift's rendering: everything but the SCC itself (this API server does not serve
+  // security.openshift.io) is accepted, the spc_t type and the `use` rules included.
+  const openshift = (await render("openshift.securityContextConstraints=true"))
+    .filter((o) => o.kind !== "CustomResourceDefinition" && o.kind !== "SecurityContextConstraints")
+  const openshiftOut = succeeded("server-side dry run (OpenShift)", await kubectl(["apply", "--dry-run=server", "-o", "name", "-f", "-"], toYaml(openshift)))
+  assert.equal(openshiftOut.trim().split("\n").length, openshift.length, openshiftOut)
 })
 
 test("helm install then helm upgrade; the real authorizer grants each ServiceAccount its calls and no more", { timeout: 180_000 }, async () => {
