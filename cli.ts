@@ -16,7 +16,7 @@ import { OPERATOR_VERSION } from "./adapters/version.ts"
 import { DEFAULT_CLUSTER_DOMAIN, DEFAULT_LISTENER_CLASS_PRESET, LISTENER_CLASS_PRESETS } from "./domain/constants.ts"
 import type { KubeApi } from "./effects/KubeApi.ts"
 import { cliServicesLayer } from "./k8s/operability/cliServices.ts"
-import { LOG_FORMATS, LOG_LEVELS, logLevelOf, sinksLoggingLayer } from "./k8s/operability/logging.ts"
+import { LOG_FORMATS, logFormatConfig, logLevelConfig, logLevelOf, sinksLoggingLayer } from "./k8s/operability/logging.ts"
 import { logSinks } from "./k8s/operability/operatorSettings.ts"
 import { telemetrySettings } from "./k8s/operability/telemetrySettings.ts"
 import type { LogFormat } from "./k8s/operability/logging.ts"
@@ -33,7 +33,7 @@ const csiEndpoint = Flag.String("csi-endpoint").pipe(
 )
 const logFormat = Flag.Literals("log-format", LOG_FORMATS).pipe(
   Flag.withDescription(setting("json (one object per line) or text (logfmt)", "LOG_FORMAT", "json")),
-  Flag.withFallbackConfig(Config.Literals(LOG_FORMATS, "LOG_FORMAT")),
+  Flag.withFallbackConfig(logFormatConfig),
   Flag.withDefault("json" as const)
 )
 const probePort = Flag.Int("metrics-port").pipe(
@@ -85,7 +85,7 @@ type UpstreamFlagValues = {
 const effectiveLogLevel = Effect.gen(function*() {
   const fromFlag = yield* GlobalFlag.LogLevel
   if (Option.isSome(fromFlag)) return fromFlag.value
-  const fromEnv = yield* Config.option(Config.Literals(LOG_LEVELS, "LOG_LEVEL"))
+  const fromEnv = yield* Config.option(logLevelConfig)
   return Option.isSome(fromEnv) ? logLevelOf(fromEnv.value) : "Info"
 })
 
@@ -209,7 +209,11 @@ const runController = Command.make("controller", {
     leaderElection: flags.leaderElectionNamespace._tag === "Some"
       ? { namespace: flags.leaderElectionNamespace.value, name: "listener-operator-controller" }
       : undefined
-  }), { port: flags.probePort, format: flags.logFormat, roleName: "controller", upstream: flags }))
+  }), { port: flags.probePort, format: flags.logFormat, roleName: "controller", upstream: flags })).pipe(
+  Command.withDescription(
+    "The controller role: the Listener controller (one Service per Listener, addresses in its status), the CSI Identity and Controller services for the csi-provisioner sidecar, and the preset ListenerClasses; keeps the CRDs current at start. Runs as a Deployment; one replica leads."
+  )
+)
 
 const runNode = Command.make("node", {
   csiEndpoint,
@@ -241,7 +245,7 @@ const runNode = Command.make("node", {
     Flag.optional
   ),
   addressRefreshSeconds: Flag.Int("address-refresh-seconds").pipe(
-    Flag.withDescription(setting("Live refresh: published volumes follow watched changes at once and are all re-checked from the watch caches this often (no API request); 0 turns the refresh off", "ADDRESS_REFRESH_SECONDS", "30")),
+    Flag.withDescription(setting("Live refresh: published volumes follow watched changes of their addresses at once; in addition all are re-checked from the watch caches this often (a resync, no API request); 0: no resync, the watch-driven refresh stays on", "ADDRESS_REFRESH_SECONDS", "30")),
     Flag.withFallbackConfig(Config.Int("ADDRESS_REFRESH_SECONDS")),
     Flag.withDefault(30)
   ),
@@ -266,7 +270,11 @@ const runNode = Command.make("node", {
     format: flags.logFormat,
     roleName: "node",
     upstream: flags
-  }))
+  })).pipe(
+  Command.withDescription(
+    "The node role: the CSI Identity and Node services for one node (the kubelet calls NodePublishVolume to write a Pod's addresses into its listener volume), with live refresh of published volumes. Runs as a DaemonSet, registered with the kubelet by node-driver-registrar or by itself (--plugin-registration-dir)."
+  )
+)
 
 const run = Command.make("run").pipe(
   Command.withDescription("Run one role of the operator"),

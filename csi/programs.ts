@@ -5,7 +5,7 @@
  * `domain/` and `effects/`, so it can move to `effects/` unchanged (only import paths
  * change).
  *
- * The programs own the behaviour of SPEC §4; the edge owns validation, encoding and the
+ * The programs own the behaviour of spec §4; the edge owns validation, encoding and the
  * error → gRPC status table (`status.ts`), which must name every tag of `ProgramError`.
  */
 import { Context } from "effect"
@@ -40,7 +40,7 @@ export interface PvcRef {
 }
 
 export interface CreateVolumeInput {
-  /** The CO's volume name (`pvc-<uid>`); SPEC §4: it is also the volume id. */
+  /** The CO's volume name (`pvc-<uid>`); spec §4: it is also the volume id. */
   readonly name: string
   /** Non-empty; every entry already checked to be a mount capability with a supported mode. */
   readonly capabilities: ReadonlyArray<MountCapability>
@@ -62,7 +62,7 @@ export interface CreateVolumeInput {
 
 export interface ProvisionedVolume {
   readonly volumeId: string
-  /** Frozen into the PV's volumeAttributes; SPEC §4: the PVC's annotations. */
+  /** Frozen into the PV's volumeAttributes; spec §4: the PVC's annotations. */
   readonly volumeContext: Readonly<Record<string, string>>
   /** [] = reachable from every node; pinned volumes carry exactly one topology. */
   readonly accessibleTopology: ReadonlyArray<Topology>
@@ -113,7 +113,7 @@ export type PublishError = ProgramError
 
 // ---- Services -------------------------------------------------------------------------
 
-/** The controller-side program (SPEC §4 "Controller service"). */
+/** The controller-side program (spec §4 "Controller service"). */
 export class VolumeProvisioner extends Context.Service<VolumeProvisioner, {
   /** Idempotent: the same input gives the same volume. */
   createVolume(input: CreateVolumeInput): Effect.Effect<ProvisionedVolume, ProgramError>
@@ -123,9 +123,9 @@ export class VolumeProvisioner extends Context.Service<VolumeProvisioner, {
   volumeExists(volumeId: string): Effect.Effect<boolean, ProgramError>
 }>()("listener-operator/effects/VolumeProvisioner") {}
 
-/** The node-side program (SPEC §4 "Node service"). */
+/** The node-side program (spec §4 "Node service"). */
 export class VolumePublisher extends Context.Service<VolumePublisher, {
-  /** The seven steps of SPEC §4; publishing again converges to the same state. */
+  /** The seven steps of spec §4; publishing again converges to the same state. */
   publish(input: PublishVolumeInput): Effect.Effect<void, ProgramError>
   /** Remove the target path; already gone is success. */
   unpublish(input: UnpublishVolumeInput): Effect.Effect<void, ProgramError>

@@ -226,7 +226,7 @@ export const decodeValidateVolumeCapabilities = Effect.fnUntraced(function*(requ
   return input
 })
 
-/** Exactly one of the listener annotations (SPEC §4: both or neither is refused; "" counts as absent). */
+/** Exactly one of the listener annotations (spec §4: both or neither is refused; "" counts as absent). */
 const listenerSelection = (context: StringMap, volumeId: string): Effect.Effect<ListenerSelection, InvalidRequest> => {
   const nameField = mapField("volume_context", PVC_ANNOTATION_LISTENER_NAME)
   const classField = mapField("volume_context", PVC_ANNOTATION_LISTENER_CLASS)

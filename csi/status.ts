@@ -1,5 +1,5 @@
 /**
- * The one table from typed errors to gRPC status codes (SPEC §4), and the status message:
+ * The one table from typed errors to gRPC status codes (spec §4), and the status message:
  * the error's whole cause chain. Nothing else in the code base chooses a gRPC code.
  *
  * Categories: a bad request or volume context → INVALID_ARGUMENT; something not there

@@ -1,7 +1,7 @@
 /**
  * Every exact key of the wire contract in one place: API group, CSI driver and storage
  * class names, annotation/label/topology keys, CSI volume-context keys, field managers
- * and preset names (SPEC §2–§6). Other modules import these instead of spelling strings.
+ * and preset names (spec §2–§6). Other modules import these instead of spelling strings.
  */
 import { LISTENER_GROUP, LISTENER_VERSION } from "./kinds.ts"
 
@@ -101,7 +101,7 @@ export const FieldManagers = {
 /** Default Kubernetes cluster DNS domain (`KUBERNETES_CLUSTER_DOMAIN`). */
 export const DEFAULT_CLUSTER_DOMAIN = "cluster.local"
 
-/** ListenerClass presets (`LISTENER_CLASS_PRESET`), SPEC §5. */
+/** ListenerClass presets (`LISTENER_CLASS_PRESET`), spec §5. */
 export const LISTENER_CLASS_PRESETS = ["ephemeral-nodes", "stable-nodes", "none"] as const
 export type ListenerClassPreset = (typeof LISTENER_CLASS_PRESETS)[number]
 export const DEFAULT_LISTENER_CLASS_PRESET: ListenerClassPreset = "ephemeral-nodes"

@@ -1,6 +1,6 @@
 /**
  * Listener (namespaced, listeners.stackable.tech/v1alpha1): one exposed service and the
- * addresses it is reachable on (SPEC §2), plus our status additions (conditions,
+ * addresses it is reachable on (spec §2), plus our status additions (conditions,
  * observedGeneration). Every field, enum and default here also defines the CRD schema
  * (k8s/crds.ts), descriptions included.
  */

@@ -1,6 +1,6 @@
 /**
  * ListenerClass (cluster-scoped, listeners.stackable.tech/v1alpha1): the cluster
- * administrator's policy for exposing Listeners (SPEC §2). Every field, enum and default
+ * administrator's policy for exposing Listeners (spec §2). Every field, enum and default
  * here also defines the CRD schema (k8s/crds.ts), descriptions included.
  */
 import { Schema } from "effect"

@@ -1,5 +1,5 @@
 /**
- * Node-loss recovery for pinned listener volumes (SPEC §7): whether the Node a volume is
+ * Node-loss recovery for pinned listener volumes (spec §7): whether the Node a volume is
  * pinned to counts as lost, and what to do about it. Pure: the controller
  * (k8s/nodeLossController.ts) feeds it what its caches and one confirming GET say.
  *

@@ -1,7 +1,7 @@
 /**
  * PodListeners (namespaced, listeners.stackable.tech/v1alpha1): the addresses a Pod has
  * bound through its listener volumes, written by the CSI node plugin as `pod-<pod uid>`
- * and owned by the Pod (SPEC §2). No status: it is a record, not a request.
+ * and owned by the Pod (spec §2). No status: it is a record, not a request.
  */
 import { Schema } from "effect"
 import { LISTENER_API_VERSION } from "./constants.ts"

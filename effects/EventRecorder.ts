@@ -1,5 +1,5 @@
 /**
- * The Kubernetes Event port: report something that happened to an object (SPEC §7).
+ * The Kubernetes Event port: report something that happened to an object (spec §7).
  *
  * Implementations aggregate: the same reason and note for the same object within a window
  * bump the count of one Event series instead of creating a new Event per retry.

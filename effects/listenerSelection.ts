@@ -1,6 +1,6 @@
 /**
  * Which Listener a listener volume binds to: exactly one of the two PVC annotations
- * (SPEC §4), read from the PVC at provisioning and from the frozen volume context at
+ * (spec §4), read from the PVC at provisioning and from the frozen volume context at
  * publishing. Both or neither is refused (INVALID_ARGUMENT).
  */
 import { PVC_ANNOTATION_LISTENER_CLASS, PVC_ANNOTATION_LISTENER_NAME } from "../domain/constants.ts"

@@ -1,5 +1,5 @@
 /**
- * The Pod's PodListeners record (SPEC §2, §4 step 6): which addresses each listener volume
+ * The Pod's PodListeners record (spec §2, §4 step 6): which addresses each listener volume
  * of a Pod was published with, keyed by the Pod's volume name.
  */
 import { Effect, Option } from "effect"
@@ -15,7 +15,7 @@ import { apiStepFailed, decodeObject } from "./volumeObjects.ts"
 
 const decodePodListeners = decodeObject(Kinds.PodListeners, PodListeners)
 
-/** SPEC §4 step 6: the name of the Pod volume that uses PVC `claimName`, if any. */
+/** spec §4 step 6: the name of the Pod volume that uses PVC `claimName`, if any. */
 export const podVolumeNameFor = (pod: Pod, claimName: string): string | undefined =>
   (pod.spec?.volumes ?? []).find((volume) =>
     volume.persistentVolumeClaim?.claimName === claimName ||
@@ -48,7 +48,7 @@ export const mergePodListenerEntry = (namespace: string, podUid: string, volumeN
 export type PodListenerEntryState = "new" | "maybeRecorded"
 
 /**
- * SPEC §4 step 6. Create `pod-<uid>` (owned by the Pod), or merge-patch just this volume's
+ * spec §4 step 6. Create `pod-<uid>` (owned by the Pod), or merge-patch just this volume's
  * key into `spec.listeners`. Why a merge patch and not a read-modify-write update or one
  * shared apply: the Pod's other listener volumes are published concurrently by the same
  * plugin; a JSON merge patch of one map key is applied atomically by the API server and

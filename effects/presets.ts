@@ -1,5 +1,5 @@
 /**
- * Preset ListenerClasses (SPEC §5): at controller start, create each class of the selected
+ * Preset ListenerClasses (spec §5): at controller start, create each class of the selected
  * preset that does not exist. An existing class is never touched — not even one the
  * preset created earlier — so an administrator's edits survive restarts and upgrades.
  *

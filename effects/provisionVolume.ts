@@ -1,5 +1,5 @@
 /**
- * The CSI controller programs (SPEC §4 "Controller service"): CreateVolume resolves the
+ * The CSI controller programs (spec §4 "Controller service"): CreateVolume resolves the
  * volume's ListenerClass to decide whether it is pinned to the scheduler's node, and
  * freezes the listener selection into the volume context. Stateless and idempotent: the
  * same request against the same PVC gives the same volume; nothing is stored. A request
@@ -92,7 +92,7 @@ const resolveListenerClass = Effect.fn("resolveListenerClass")(function*(namespa
   return yield* loadListenerClass({ name: className })
 })
 
-/** SPEC §4 CreateVolume. */
+/** spec §4 CreateVolume. */
 export const provisionVolume: (
   request: ProvisionVolumeRequest
 ) => Effect.Effect<ProvisionedVolume, ProvisionVolumeError, KubeApi | EventRecorder> = Effect.fn("provisionVolume")(function*(
@@ -128,7 +128,7 @@ const provisionFor = Effect.fn("provisionFor")(function*(request: ProvisionVolum
   return volume
 })
 
-/** SPEC §4 DeleteVolume: a listener volume owns nothing outside the API objects that GC removes. */
+/** spec §4 DeleteVolume: a listener volume owns nothing outside the API objects that GC removes. */
 export const deleteVolume = (_volumeId: string): Effect.Effect<void> => Effect.void
 
 /** Whether a volume with this id exists (ValidateVolumeCapabilities answers NOT_FOUND otherwise): its PV. */

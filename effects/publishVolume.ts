@@ -1,5 +1,5 @@
 /**
- * The CSI node programs (SPEC §4 "Node service"): NodePublishVolume's seven steps — load
+ * The CSI node programs (spec §4 "Node service"): NodePublishVolume's seven steps — load
  * the PV, its PVC and the Pod; find or create the Listener; label the PV and the Pod;
  * pick this Pod's addresses; record them in the Pod's PodListeners; write the volume's
  * file tree — and NodeUnpublishVolume. Every step converges: publishing the same volume
@@ -135,7 +135,7 @@ const ensureLabels = Effect.fn("ensureLabels")(function*(
 })
 
 /**
- * SPEC §4 step 5: the addresses this Pod is reachable on through the Listener. Also what
+ * spec §4 step 5: the addresses this Pod is reachable on through the Listener. Also what
  * the address refresh (refreshVolumes.ts) recomputes for volumes already published.
  */
 export const addressesForPod = Effect.fn("addressesForPod")(function*(
@@ -235,7 +235,7 @@ export const livePodUid = Effect.fn("livePodUid")(function*(request: PublishVolu
   return podUid
 })
 
-/** SPEC §4 NodePublishVolume. */
+/** spec §4 NodePublishVolume. */
 export const publishVolume: (
   request: PublishVolumeRequest
 ) => Effect.Effect<PublishedVolume, PublishVolumeError, KubeApi | VolumeFs | EventRecorder> = Effect.fn("publishVolume")(function*(

@@ -1,5 +1,5 @@
 /**
- * The Listener reconcile (SPEC §3): keep the Listener's Service in sync and report where
+ * The Listener reconcile (spec §3): keep the Listener's Service in sync and report where
  * the Listener is reachable.
  *
  *     Listener ──decode──▶ load (ListenerView: caches) ──▶ plan (domain/listenerPlan)

@@ -1,5 +1,5 @@
 /**
- * Live address refresh (SPEC §7): when a Listener's addresses change after its Pods
+ * Live address refresh (spec §7): when a Listener's addresses change after its Pods
  * started — a load balancer gets a new address, a Node a new address or override — the
  * files in their mounted volumes change too, in place and atomically (the tree is swapped
  * inside the mounted directory, writeVolumeTree.ts), without restarting anything.

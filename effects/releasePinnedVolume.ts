@@ -1,5 +1,5 @@
 /**
- * Node-loss recovery, the effectful half (SPEC §7; the decision is domain/nodeLoss.ts):
+ * Node-loss recovery, the effectful half (spec §7; the decision is domain/nodeLoss.ts):
  * find the ListenerClass policy of a pinned listener volume, tell the user when its Node
  * is lost, and — when the class opts in — release the volume so the replica moves.
  *

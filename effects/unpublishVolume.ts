@@ -1,5 +1,5 @@
 /**
- * The CSI node program NodeUnpublishVolume (SPEC §4): remove the target path. The Pod's
+ * The CSI node program NodeUnpublishVolume (spec §4): remove the target path. The Pod's
  * mount label, its PodListeners and the PV labels go with the Pod and the PV through
  * garbage collection, so nothing in the API is touched here. Already gone is success.
  */

@@ -3,7 +3,7 @@
  *
  * Each error is named after the step that failed and carries what identifies the object
  * involved plus the underlying cause. The CSI edge (`csi/status.ts`) maps each tag to one
- * gRPC code; the comment on each class says which, following SPEC §4:
+ * gRPC code; the comment on each class says which, following spec §4:
  * bad request / volume context → INVALID_ARGUMENT; objects not there yet, API trouble, no
  * addresses yet → UNAVAILABLE (the kubelet and the provisioner retry); configuration
  * errors → FAILED_PRECONDITION; local I/O → INTERNAL.
@@ -259,7 +259,7 @@ export type VolumeError =
   | TargetParentMissing
   | VolumeTreeWriteFailed
 
-/** The gRPC code each tag maps to (SPEC §4), as data the CSI edge can check its table against. */
+/** The gRPC code each tag maps to (spec §4), as data the CSI edge can check its table against. */
 export const volumeErrorCodes = {
   VolumeParameterMissing: "INVALID_ARGUMENT",
   ListenerSelectionInvalid: "INVALID_ARGUMENT",

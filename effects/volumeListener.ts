@@ -1,5 +1,5 @@
 /**
- * The Listener behind a listener volume (SPEC §4 step 2): the named one, or — for a
+ * The Listener behind a listener volume (spec §4 step 2): the named one, or — for a
  * listener-class volume — a Listener per volume, named after the PVC and owned by the PV,
  * server-side applied by the node plugin when it is missing or out of date.
  */
@@ -20,7 +20,7 @@ import { apiStepFailed, decodeObject } from "./volumeObjects.ts"
 
 const decodeListener = decodeObject(Kinds.Listener, Listener)
 
-/** SPEC §4 step 2: one Listener port per port of the Pod's (non-init) containers. */
+/** spec §4 step 2: one Listener port per port of the Pod's (non-init) containers. */
 export const listenerPortsOf = (pod: Pod): ReadonlyArray<{ name: string; port: number; protocol?: string }> => {
   const seen = new Set<string>()
   const ports: Array<{ name: string; port: number; protocol?: string }> = []

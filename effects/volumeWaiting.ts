@@ -1,5 +1,5 @@
 /**
- * Explainable waiting (SPEC §7): while NodePublishVolume cannot finish, the Pod and its
+ * Explainable waiting (spec §7): while NodePublishVolume cannot finish, the Pod and its
  * PVC get a Warning Event saying what is missing and what will unblock it — where users
  * look (`kubectl describe pod`) — instead of only the kubelet's terse FailedMount; while
  * CreateVolume cannot, the PVC gets one (beside the provisioner's ProvisioningFailed).

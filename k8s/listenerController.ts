@@ -1,5 +1,5 @@
 /**
- * The Listener controller: the controller runtime wired for Listeners (SPEC §3).
+ * The Listener controller: the controller runtime wired for Listeners (spec §3).
  *
  * Primary: Listener. Caches (all reads of the reconcile come from them, see listenerCaches.ts)
  * and what a change of each enqueues:

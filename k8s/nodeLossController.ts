@@ -1,5 +1,5 @@
 /**
- * The node-loss controller (SPEC §7): releases listener volumes pinned to a Node that is
+ * The node-loss controller (spec §7): releases listener volumes pinned to a Node that is
  * gone, so that their replicas can be scheduled elsewhere — where the ListenerClass opts in
  * (`pinnedNodeLossRecovery`, `pinnedNodeLossGracePeriod`); elsewhere it only reports.
  *

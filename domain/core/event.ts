@@ -1,6 +1,6 @@
 /**
  * events.k8s.io/v1 Event: what the controller and node plugin report about failures
- * (SPEC §7). Times are RFC 3339 text with microseconds (MicroTime).
+ * (spec §7). Times are RFC 3339 text with microseconds (MicroTime).
  */
 import { Schema } from "effect"
 import { NonNegativeInt, optional, Timestamp } from "../fields.ts"

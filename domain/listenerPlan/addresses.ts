@@ -1,5 +1,5 @@
 /**
- * Where a Listener can be reached (SPEC §3 "Addresses"): one entry per address with the
+ * Where a Listener can be reached (spec §3 "Addresses"): one entry per address with the
  * exposed port numbers, chosen per the class's preferred address type with fallback to the
  * other kind, de-duplicated, and validated (an address becomes a directory name in Pods'
  * volumes, so anything that is not plainly an IP address or a DNS name is dropped).

@@ -1,6 +1,6 @@
 /**
  * Why a Listener has no address yet, and what will give it one: the tail of the Ready
- * condition's AwaitingAddresses message (explainable waiting, SPEC §7). The node plugin's
+ * condition's AwaitingAddresses message (explainable waiting, spec §7). The node plugin's
  * Events on waiting Pods point at this condition, so it has to name the missing piece.
  */
 import { nodeAddressPolicyOf, nodePortNumbers } from "./addresses.ts"

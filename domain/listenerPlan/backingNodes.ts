@@ -1,5 +1,5 @@
 /**
- * Which nodes back a NodePort Listener (SPEC §3): the union of
+ * Which nodes back a NodePort Listener (spec §3): the union of
  * (a) nodes named by the required node affinity (`listeners.stackable.tech/hostname In …`)
  *     of the PersistentVolumes labelled for the Listener, and
  * (b) nodes of the Service's EndpointSlice endpoints, ready or not.

@@ -1,5 +1,5 @@
 /**
- * The Service a Listener should have (SPEC §3), as the object to server-side apply.
+ * The Service a Listener should have (spec §3), as the object to server-side apply.
  *
  * Layering, later wins: generated fields → class `serviceAnnotations` → the class's
  * `hostnameAnnotation` (hostnameTemplate.ts) → class `serviceOverrides` → the Listener's

@@ -1,5 +1,5 @@
 /**
- * Hostname templates (SPEC §7): a ListenerClass may name every Listener of the class with a
+ * Hostname templates (spec §7): a ListenerClass may name every Listener of the class with a
  * DNS name built from a template such as `{listener}.{namespace}.kafka.example.com`. Once
  * the class has an address for a Listener, that name is what the Listener publishes (a
  * Hostname address with the same ports), and it may be written on the Service for

@@ -1,5 +1,5 @@
 /**
- * Which addresses of a Node a NodePort Listener publishes (SPEC §3, extended by §7):
+ * Which addresses of a Node a NodePort Listener publishes (spec §3, extended by §7):
  *
  * 1. A per-node override: the annotation `listeners.stackable.tech/node-address` on the
  *    Node (comma-separated IP addresses or DNS names, e.g. a NAT address or a DNS name

@@ -1,5 +1,5 @@
 /**
- * The preset ListenerClasses (SPEC §5), as data: what `run controller` creates at start
+ * The preset ListenerClasses (spec §5), as data: what `run controller` creates at start
  * when they are missing.
  */
 import type { ListenerClassPreset } from "../constants.ts"

@@ -1,5 +1,5 @@
 /**
- * Stable node ports (SPEC §7): the node ports a NodePort Listener was given are remembered
+ * Stable node ports (spec §7): the node ports a NodePort Listener was given are remembered
  * on its status (`status.nodePorts`) and asked for again whenever its Service is applied —
  * so a Service that is deleted and re-created gets the same ports back, and clients pinned
  * to `<node>:<port>` keep working. A port someone else took meanwhile is a conflict the

@@ -1,5 +1,5 @@
 /**
- * The cluster objects that make listener volumes provisionable (SPEC §4): the
+ * The cluster objects that make listener volumes provisionable (spec §4): the
  * `listeners.stackable.tech` StorageClass and CSIDriver, as plain data. Tests install
  * them into the real control plane; the Helm chart renders the same objects.
  */

@@ -2,7 +2,7 @@
  * Logging for both roles: structured JSON for clusters (one object per line, what log
  * pipelines parse) or logfmt text for people at a terminal, and a minimum level.
  */
-import { Effect, Layer, Logger, References } from "effect"
+import { Config, Effect, Layer, Logger, References } from "effect"
 import type { Scope } from "effect"
 import type { LogLevel } from "effect/LogLevel"
 import * as LogLevels from "effect/LogLevel"
@@ -22,6 +22,11 @@ const levels: Record<LogLevelName, LogLevel> = {
 }
 
 export const logLevelOf = (name: LogLevelName): LogLevel => levels[name]
+
+/** How LOG_LEVEL is read: one of LOG_LEVELS, as written (the chart's schema offers the same list; a test compares them). */
+export const logLevelConfig = Config.Literals(LOG_LEVELS, "LOG_LEVEL")
+/** How LOG_FORMAT is read. */
+export const logFormatConfig = Config.Literals(LOG_FORMATS, "LOG_FORMAT")
 
 export const loggingLayer = (options: { readonly level: LogLevel; readonly format: LogFormat }): Layer.Layer<never> =>
   Layer.merge(

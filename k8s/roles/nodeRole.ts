@@ -35,7 +35,8 @@ export interface NodeRoleConfig {
   /**
    * Live refresh: published volumes follow every watched change of their Listener, its
    * class and this Node at once; in addition all are re-checked from the caches this often
-   * (a safety resync that sends no request; default 30 seconds). 0 turns the refresh off.
+   * (a safety resync that sends no request; default 30 seconds). 0: no resync; the
+   * watch-driven refresh stays on.
    */
   readonly addressRefreshInterval?: Duration.Input | undefined
   /**
@@ -99,8 +100,9 @@ export const nodeRoleLayer = (config: NodeRoleConfig): Layer.Layer<never, NodeRo
         Effect.forkScoped
       )
     }
-    const refreshEvery = Duration.fromInputUnsafe(config.addressRefreshInterval ?? "30 seconds")
-    if (Duration.isPositive(refreshEvery)) yield* Effect.forkScoped(runAddressRefresh(config.nodeName, refreshEvery))
+    // Always on: watch-driven, it costs nothing at rest. The interval is only the resync
+    // (0: none), so users who set 0 to save work do not lose live addresses.
+    yield* Effect.forkScoped(runAddressRefresh(config.nodeName, config.addressRefreshInterval ?? "30 seconds"))
     yield* Effect.forkScoped(trackPublishedVolumes(PUBLISHED_VOLUMES_SAMPLE_EVERY))
     // After the CSI socket: the kubelet dials it as soon as it learns of it.
     if (config.registration !== undefined) yield* registerWithKubelet(config.registration)

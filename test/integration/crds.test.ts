@@ -1,5 +1,5 @@
 // The generated CRDs against the real API server: they install and become Established,
-// the samples in examples/ are accepted with the SPEC's defaults, every sample in
+// the samples in examples/ are accepted with the spec's defaults, every sample in
 // examples/invalid/ is refused with Invalid naming its field (`# invalid-field:` line),
 // and kubectl shows descriptions (explain) and printer columns (get).
 import { after, before, test } from "node:test"
@@ -111,7 +111,7 @@ test("the CRDs install and become Established", async () => {
   await run((api) => api.create(Kinds.Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name: NAMESPACE } }))
 })
 
-test("every valid sample is accepted as written, with the SPEC's defaults filled in", async () => {
+test("every valid sample is accepted as written, with the spec's defaults filled in", async () => {
   const samples = yamlFiles(EXAMPLES).flatMap(samplesIn).map(withNamespace)
   assert.ok(samples.length >= 5, "examples/ holds samples")
   // classes first: that is also the order a user applies them in

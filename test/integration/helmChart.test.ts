@@ -1,6 +1,6 @@
 // The Helm chart (deploy/helm/listener-operator) with the real Helm and the real API server
 // of test/envtest: `helm lint` passes; the rendered manifests carry what the CSI contract
-// needs (SPEC §4, §6: socket paths, sidecar arguments, StorageClass/CSIDriver equal to
+// needs (spec §4, §6: socket paths, sidecar arguments, StorageClass/CSIDriver equal to
 // k8s/deploy/storage.ts, the generated CRDs); the API server accepts every object
 // (CRDs installed for real, the rest with a server-side dry run); the RBAC it grants
 // lets each role do its job and no more (asked of the real authorizer); and `helm
@@ -221,7 +221,7 @@ test("StorageClass and CSIDriver are the objects of k8s/deploy/storage.ts", () =
   const withoutMetadata = ({ metadata: _, ...rest }: K8sObject) => rest
   assert.deepEqual(withoutMetadata(renderedClass), scRest)
   assert.deepEqual(withoutMetadata(renderedDriver), driverRest)
-  // The SPEC's values, spelled out once more so a change in both places is still seen.
+  // The spec's values, spelled out once more so a change in both places is still seen.
   assertContains(renderedClass, { provisioner: "listeners.stackable.tech", volumeBindingMode: "WaitForFirstConsumer", reclaimPolicy: "Delete" })
   assertContains(renderedDriver, {
     spec: { attachRequired: false, podInfoOnMount: true, fsGroupPolicy: "File", volumeLifecycleModes: ["Persistent", "Ephemeral"] }
@@ -424,6 +424,22 @@ test("the API server accepts every rendered object (CRDs installed, the rest in 
     const expected = `${o.kind.toLowerCase()}${group}/${o.metadata.name}`
     assert.ok(accepted.includes(expected), `${expected} not in the dry run's answer:\n${out}`)
   }
+
+  // The values upstream users carry over (docs/migration.md): one ServiceAccount with
+  // annotations, extra labels, pull secrets, added tolerations, a resync of 0.
+  const carried = (await render(
+    "serviceAccount.name=custom", "serviceAccount.annotations.iam=role", "nodeAdmissionPolicy.enabled=false", "labels.team=data",
+    "image.pullSecrets[0].name=registry", "node.tolerations[0].key=dedicated", "node.tolerations[0].operator=Exists", "node.addressRefreshSeconds=0"
+  )).filter((o) => o.kind !== "CustomResourceDefinition")
+  const carriedOut = succeeded("server-side dry run (carried-over values)", await kubectl(["apply", "--dry-run=server", "-o", "name", "-f", "-"], toYaml(carried)))
+  assert.equal(carriedOut.trim().split("\n").length, carried.length, carriedOut)
+
+  // OpenShift's rendering: everything but the SCC itself (this API server does not serve
+  // security.openshift.io) is accepted, the spc_t type and the `use` rules included.
+  const openshift = (await render("openshift.securityContextConstraints=true"))
+    .filter((o) => o.kind !== "CustomResourceDefinition" && o.kind !== "SecurityContextConstraints")
+  const openshiftOut = succeeded("server-side dry run (OpenShift)", await kubectl(["apply", "--dry-run=server", "-o", "name", "-f", "-"], toYaml(openshift)))
+  assert.equal(openshiftOut.trim().split("\n").length, openshift.length, openshiftOut)
 })
 
 test("helm install then helm upgrade; the real authorizer grants each ServiceAccount its calls and no more", { timeout: 180_000 }, async () => {

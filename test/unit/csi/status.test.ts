@@ -1,5 +1,5 @@
 /**
- * The error → gRPC status table (SPEC §4) and the status message (the whole cause chain).
+ * The error → gRPC status table (spec §4) and the status message (the whole cause chain).
  * The table's exhaustiveness is a compile-time property: see the `@ts-expect-error` lines,
  * which `tsc --noEmit` checks (a table that compiled without an entry would fail them).
  */
@@ -37,7 +37,7 @@ const kubeError = (reason: KubeApiErrorReason, cause?: unknown) =>
 
 const fsError = new VolumeFsError({ reason: "PermissionDenied", op: "mkdir", path: "/t", message: "EACCES" })
 
-test("every error tag maps to the SPEC §4 category", () => {
+test("every error tag maps to the spec §4 category", () => {
   const expected: ReadonlyArray<[CsiError, status]> = [
     [invalidRequest("name", "is required"), status.INVALID_ARGUMENT],
     [new VolumeNotFound({ volumeId: "v" }), status.NOT_FOUND],

@@ -695,7 +695,7 @@ test("a failing PV read is reported before a failing Pod read, whichever answers
     assert.equal(error._tag, "VolumeNotBound", error.message)
   })))
 
-test("a first-try publish of a new per-volume Listener sends 7 requests, its 4 writes in the SPEC's order: no read of the PodListeners a Pod new to the Listener cannot have", () =>
+test("a first-try publish of a new per-volume Listener sends 7 requests, its 4 writes in the spec's order: no read of the PodListeners a Pod new to the Listener cannot have", () =>
   runInCluster(Effect.gen(function*() {
     yield* seedClassVolume
     const cluster = yield* KubeApiMemory

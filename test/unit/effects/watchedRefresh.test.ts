@@ -100,6 +100,15 @@ test("a changed Listener address reaches the volume from the watch, without a GE
     assert.equal(cluster.requests.count("list"), 0)
   }), { resync: "1 hour" }))
 
+test("resync 0 (ADDRESS_REFRESH_SECONDS=0, what the node role runs with it): no resync, the watch-driven refresh stays on", () =>
+  asNode(Effect.gen(function*() {
+    yield* publishedShared
+    const view = yield* NodeView
+    yield* until("the Listener in node-2's cache", Effect.map(view.listener({ namespace: NAMESPACE, name: "shared" }), Option.getOrUndefined))
+    yield* setListenerStatus("shared", loadBalancerStatus("192.0.2.7"))
+    yield* until("the new address in the volume", Effect.map(snapshotTree(TARGET), (tree) => addressIn(tree) === "-> addresses/192.0.2.7" ? true : undefined))
+  }), { resync: "0 seconds" }))
+
 test("at rest the refresh and its resync send no request at all", () =>
   asNode(Effect.gen(function*() {
     yield* publishedShared

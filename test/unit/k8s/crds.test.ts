@@ -176,7 +176,7 @@ test("Listener ports: range, name syntax, protocol enum, list-map keyed by name"
   assert.deepEqual(at(listener, "status.ingressAddresses[*].addressType")["enum"], ["IP", "Hostname"])
 })
 
-test("defaults and enums are those of SPEC §2", () => {
+test("defaults and enums are those of spec §2", () => {
   const defaults = (kind: string) => Object.fromEntries(walk(schemaOf(kind)).filter((v) => "default" in v.node).map((v) => [v.path, v.node["default"]]))
   assert.deepEqual(defaults("ListenerClass"), {
     "spec.serviceAnnotations": {},

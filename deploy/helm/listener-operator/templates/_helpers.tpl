@@ -29,6 +29,35 @@ app.kubernetes.io/name: {{ include "listener-operator.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
 app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- with .Values.labels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/*
+The ServiceAccount a role runs as; call with (dict "root" $ "role" "controller").
+serviceAccount.name: one account for both roles (upstream's way); else one per role.
+*/}}
+{{- define "listener-operator.serviceAccountName" -}}
+{{- if .root.Values.serviceAccount.name }}
+{{- .root.Values.serviceAccount.name }}
+{{- else }}
+{{- printf "%s-%s" (include "listener-operator.fullname" .root) .role }}
+{{- end }}
+{{- end }}
+
+{{/*
+"true" when the OpenShift pieces are rendered: openshift.securityContextConstraints true,
+or auto and the cluster serves security.openshift.io/v1.
+*/}}
+{{- define "listener-operator.openshift" -}}
+{{- $scc := .Values.openshift.securityContextConstraints }}
+{{- if or (eq (toString $scc) "true") (and (eq (toString $scc) "auto") (.Capabilities.APIVersions.Has "security.openshift.io/v1")) }}true{{ end }}
+{{- end }}
+
+{{/* The name of the node plugin's SecurityContextConstraints. */}}
+{{- define "listener-operator.sccName" -}}
+{{- printf "%s-node" (include "listener-operator.fullname" .) }}
 {{- end }}
 
 {{/* Selector labels of one component; call with (dict "root" $ "component" "controller"). */}}
@@ -43,7 +72,7 @@ app.kubernetes.io/component: {{ .component }}
 {{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
 {{- end }}
 
-{{/* The CSI driver name: fixed by the wire contract (SPEC §4), not configurable. */}}
+{{/* The CSI driver name: fixed by the wire contract (docs/spec.md §4), not configurable. */}}
 {{- define "listener-operator.driverName" -}}
 listeners.stackable.tech
 {{- end }}
@@ -58,7 +87,7 @@ listeners.stackable.tech
 {{- printf "%s/plugins/%s/" (include "listener-operator.kubeletDir" .) (include "listener-operator.driverName" .) }}
 {{- end }}
 
-{{/* Settings both roles read (SPEC §6). */}}
+{{/* Settings both roles read (docs/spec.md §6). */}}
 {{- define "listener-operator.commonEnv" -}}
 - name: CSI_ENDPOINT
   value: /csi/csi.sock
@@ -79,4 +108,17 @@ Call with (dict "flags" .Values.<role>.nodeFlags).
 */}}
 {{- define "listener-operator.command" -}}
 {{- concat (list "/nodejs/bin/node") .flags (list "/app/dist/bin/main.js") | toJson }}
+{{- end }}
+
+{{/*
+The node containers' securityContext: node.securityContext, with the SELinux type spc_t
+("super privileged container", allowed to write into the kubelet's pod directories) when
+the OpenShift pieces are rendered and the user set no seLinuxOptions of their own.
+*/}}
+{{- define "listener-operator.nodeSecurityContext" -}}
+{{- $context := deepCopy .Values.node.securityContext }}
+{{- if and (include "listener-operator.openshift" .) (not (hasKey $context "seLinuxOptions")) }}
+{{- $_ := set $context "seLinuxOptions" (dict "type" "spc_t") }}
+{{- end }}
+{{- toYaml $context }}
 {{- end }}
