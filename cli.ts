@@ -13,7 +13,7 @@ import { Cause, Config, Effect, Exit, Layer, Option, Result, Runtime } from "eff
 import { Command, Flag, GlobalFlag } from "effect/cli"
 import { OPERATOR_VERSION } from "./adapters/version.ts"
 import { DEFAULT_CLUSTER_DOMAIN, DEFAULT_LISTENER_CLASS_PRESET, LISTENER_CLASS_PRESETS } from "./domain/constants.ts"
-import type { KubeApi } from "./effects/KubeApi.ts"
+import type { KubeApi } from "./effects/shared/KubeApi.ts"
 import { cliServicesLayer } from "./k8s/operability/cliServices.ts"
 import { LOG_FORMATS, LOG_LEVELS, loggingLayer, logLevelOf } from "./k8s/operability/logging.ts"
 import type { LogFormat } from "./k8s/operability/logging.ts"

@@ -1,7 +1,7 @@
 /** The service interfaces ("ports") the programs depend on, in one place for library users. */
-export * from "./KubeApi.ts"
-export { VolumeFs, VolumeFsError } from "./VolumeFs.ts"
-export type { EntryType, VolumeFsErrorReason } from "./VolumeFs.ts"
-export * from "./EventRecorder.ts"
-export * from "./ListenerView.ts"
-export * from "./listenerSettings.ts"
+export * from "./shared/KubeApi.ts"
+export { VolumeFs, VolumeFsError } from "./shared/VolumeFs.ts"
+export type { EntryType, VolumeFsErrorReason } from "./shared/VolumeFs.ts"
+export * from "./shared/EventRecorder.ts"
+export * from "./controller/ListenerView.ts"
+export * from "./shared/ListenerSettings.ts"

@@ -26,9 +26,9 @@ import type { CrdShape, CrdUpgradeProblem, ObjectIdentity } from "../domain/crdC
 import { FieldManagers } from "../domain/constants.ts"
 import { apiVersionOf, Kinds } from "../domain/kinds.ts"
 import type { ResourceKind } from "../domain/kinds.ts"
-import { EventRecorder } from "../effects/EventRecorder.ts"
-import { getOption, isTransientReason, KubeApi, KubeApiError } from "../effects/KubeApi.ts"
-import type { KubeObject } from "../effects/KubeApi.ts"
+import { EventRecorder } from "../effects/shared/EventRecorder.ts"
+import { getOption, isTransientReason, KubeApi, KubeApiError } from "../effects/shared/KubeApi.ts"
+import type { KubeObject } from "../effects/shared/KubeApi.ts"
 import type { CustomResourceDefinition } from "./crds.ts"
 
 export type CrdSyncResult = "created" | "updated" | "unchanged" | "refused"

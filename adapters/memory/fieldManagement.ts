@@ -8,7 +8,7 @@
  * - every other write (create, update, patch): the writer takes ownership of the fields it
  *   changed, other managers lose them, removed fields are owned by nobody.
  */
-import type { ManagedFieldsEntry } from "../../effects/KubeApi.ts"
+import type { ManagedFieldsEntry } from "../../effects/shared/KubeApi.ts"
 import { compare, coveredBy, FieldSet, fromFieldsV1, isUnchanged, merge, pathString, removePath, toFieldSet, toFieldsV1 } from "./fieldSet.ts"
 import type { FieldPath } from "./fieldSet.ts"
 import { clone, deepEqual } from "./json.ts"

@@ -6,14 +6,14 @@
  */
 import { dirname, join } from "node:path"
 import { Duration, Effect, Layer } from "effect"
-import type { KubeApi } from "../../effects/KubeApi.ts"
+import type { KubeApi } from "../../effects/shared/KubeApi.ts"
 import { CSI_DRIVER_NAME } from "../../domain/constants.ts"
-import { adoptPublishedTargets } from "../../effects/adoptPublishedTargets.ts"
-import { NodeView } from "../../effects/NodeView.ts"
-import { PublishedVolumes } from "../../effects/publishedVolumes.ts"
-import { runAddressRefresh } from "../../effects/refreshVolumes.ts"
-import { TargetLocks } from "../../effects/targetLocks.ts"
-import { trackPublishedVolumes } from "../../effects/volumeMetrics.ts"
+import { adoptPublishedTargets } from "../../effects/takeover/adoptNodeVolumes.ts"
+import { NodeView } from "../../effects/node/NodeView.ts"
+import { PublishedVolumes } from "../../effects/node/PublishedVolumes.ts"
+import { runAddressRefresh } from "../../effects/node/addressRefresh.ts"
+import { TargetLocks } from "../../effects/node/TargetLocks.ts"
+import { trackPublishedVolumes } from "../../effects/shared/volumeMetrics.ts"
 import { EventRecorderKube } from "../../adapters/EventRecorderKube.ts"
 import { VolumeFsNode } from "../../adapters/VolumeFsNode.ts"
 import { makeNodeService } from "../../csi/nodeService.ts"
@@ -40,7 +40,7 @@ export interface NodeRoleConfig {
   readonly addressRefreshInterval?: Duration.Input | undefined
   /**
    * How long NodePublishVolume waits, watching, for a Listener the controller has not caught
-   * up with yet before failing UNAVAILABLE (effects/publishWait.ts; default 5 seconds).
+   * up with yet before failing UNAVAILABLE (effects/node/listenerCatchUp.ts; default 5 seconds).
    */
   readonly publishWait?: Duration.Input | undefined
   /** Where published volumes are remembered across restarts (default: `published-volumes/<node>` beside the CSI socket). */
@@ -68,7 +68,7 @@ const PUBLISHED_VOLUMES_SAMPLE_EVERY = "15 seconds"
 const defaultStateDir = (csiEndpoint: string, nodeName: string): string =>
   join(dirname(csiEndpoint.startsWith("unix://") ? csiEndpoint.slice("unix://".length) : csiEndpoint), "published-volumes", nodeName)
 
-/** Events of waiting publishes (effects/volumeWaiting.ts) name the node plugin as their reporter. */
+/** Events of waiting publishes (effects/shared/volumeWaiting.ts) name the node plugin as their reporter. */
 export const NODE_REPORTING_CONTROLLER = "listeners.stackable.tech/listener-operator-node"
 
 /** Serve the registration socket; not ready until the kubelet reports the plugin registered. */

@@ -92,7 +92,7 @@ const caseCollisions = (paths: ReadonlyArray<string>): string[][] => {
 
 test("no two file names differ only by case", () => {
   const files = allFiles("")
-  assert.ok(files.includes(join("effects", "KubeApi.ts")), "the walk sees the sources")
+  assert.ok(files.includes(join("effects", "shared", "KubeApi.ts")), "the walk sees the sources")
   assert.deepEqual(caseCollisions(files), [])
 })
 
@@ -102,5 +102,5 @@ test("the import scanner sees forbidden imports", () => {
   assert.equal(folderOf("domain/x.ts", "../adapters/y.ts"), "adapters")
   assert.equal(folderOf("domain/core/x.ts", "../kinds.ts"), "domain")
   assert.equal(folderOf("main.ts", "./test/envtest/x.ts"), "test")
-  assert.deepEqual(caseCollisions(["effects/ListenerView.ts", "k8s/listenerView.ts", "k8s/other.ts"]), [["ListenerView.ts", "listenerView.ts"]])
+  assert.deepEqual(caseCollisions(["effects/controller/ListenerView.ts", "k8s/listenerView.ts", "k8s/other.ts"]), [["ListenerView.ts", "listenerView.ts"]])
 })

@@ -8,12 +8,12 @@ import assert from "node:assert/strict"
 import { Effect, Layer } from "effect"
 import { CSI_DRIVER_NAME, PV_LABEL_LISTENER_NAME, PV_LABEL_LISTENER_NAMESPACE, PVC_ANNOTATION_LISTENER_NAME } from "../../../domain/constants.ts"
 import { Kinds } from "../../../domain/kinds.ts"
-import { adoptPublishedTargets } from "../../../effects/adoptPublishedTargets.ts"
-import { KubeApi } from "../../../effects/KubeApi.ts"
-import { PublishedVolumes } from "../../../effects/publishedVolumes.ts"
-import { refreshPublishedVolumes } from "../../../effects/refreshVolumes.ts"
-import { TargetLocks } from "../../../effects/targetLocks.ts"
-import { VolumeFs } from "../../../effects/VolumeFs.ts"
+import { adoptPublishedTargets } from "../../../effects/takeover/adoptNodeVolumes.ts"
+import { KubeApi } from "../../../effects/shared/KubeApi.ts"
+import { PublishedVolumes } from "../../../effects/node/PublishedVolumes.ts"
+import { refreshPublishedVolumes } from "../../../effects/node/addressRefresh.ts"
+import { TargetLocks } from "../../../effects/node/TargetLocks.ts"
+import { VolumeFs } from "../../../effects/shared/VolumeFs.ts"
 import { createListener, createPod, createVolume, NAMESPACE, seedCluster, setListenerStatus } from "./volumeFixtures.ts"
 import { runInCluster, snapshotTree } from "./volumeTestLayer.ts"
 
@@ -64,8 +64,8 @@ const upstreamPublished = Effect.gen(function*() {
   return { target, pod }
 })
 
-const run = <A, E>(effect: Effect.Effect<A, E, KubeApi | VolumeFs | PublishedVolumes | TargetLocks | import("../../../effects/EventRecorder.ts").EventRecorder>) =>
-  runInCluster(effect.pipe(Effect.provide(Layer.merge(PublishedVolumes.layerMemory, TargetLocks.layer))) as Effect.Effect<A, E, KubeApi | VolumeFs | import("../../../effects/EventRecorder.ts").EventRecorder>)
+const run = <A, E>(effect: Effect.Effect<A, E, KubeApi | VolumeFs | PublishedVolumes | TargetLocks | import("../../../effects/shared/EventRecorder.ts").EventRecorder>) =>
+  runInCluster(effect.pipe(Effect.provide(Layer.merge(PublishedVolumes.layerMemory, TargetLocks.layer))) as Effect.Effect<A, E, KubeApi | VolumeFs | import("../../../effects/shared/EventRecorder.ts").EventRecorder>)
 
 test("an upstream-published volume is recorded with its Pod, its frozen context and the addresses its tree holds; nothing on disk changes", () =>
   run(Effect.gen(function*() {

@@ -1,0 +1,312 @@
+/**
+ * The CSI node programs (SPEC §4 "Node service"): NodePublishVolume's seven steps — load
+ * the PV, its PVC and the Pod; find or create the Listener; label the PV and the Pod;
+ * pick this Pod's addresses; record them in the Pod's PodListeners; write the volume's
+ * file tree — and NodeUnpublishVolume. Every step converges: publishing the same volume
+ * again (kubelet retry, node restart) writes nothing that is already right.
+ */
+import { Effect } from "effect"
+import {
+  CsiContextKeys,
+  FieldManagers,
+  mountLabelKey,
+  PV_LABEL_LISTENER_NAME,
+  PV_LABEL_LISTENER_NAMESPACE
+} from "../../domain/constants.ts"
+import type { Pod } from "../../domain/core/pod.ts"
+import { Node } from "../../domain/core/node.ts"
+import { Pod as PodSchema } from "../../domain/core/pod.ts"
+import { PersistentVolumeClaim } from "../../domain/core/persistentVolumeClaim.ts"
+import type { PersistentVolume } from "../../domain/core/persistentVolume.ts"
+import { Kinds } from "../../domain/kinds.ts"
+import { Listener } from "../../domain/listener.ts"
+import type { ListenerIngress } from "../../domain/listener.ts"
+import { ListenerClass } from "../../domain/listenerClass.ts"
+import { nodeAddressPolicyOf } from "../../domain/listenerPlan/addresses.ts"
+import { acceptedNodeAddressTypes, nodeAddressOverride, nodeAddresses } from "../../domain/listenerPlan/nodeAddresses.ts"
+import { renderHostname, templatedAddresses } from "../../domain/listenerPlan/hostnameTemplate.ts"
+import type { ListenerScope } from "../../domain/podListeners.ts"
+import { planVolumeTree, UnsafeVolumeEntry } from "../../domain/volumeTree.ts"
+import type { EventRecorder } from "../shared/EventRecorder.ts"
+import { cachedOrLoad } from "./cachedReads.ts"
+import { KubeApi } from "../shared/KubeApi.ts"
+import { whileCatchingUp } from "./listenerCatchUp.ts"
+import { reportVolumeWaiting } from "../shared/volumeWaiting.ts"
+import type { ListenerSelection } from "../shared/listenerSelection.ts"
+import type { VolumeFs } from "../shared/VolumeFs.ts"
+import {
+  InlineVolumeUnsupported,
+  ListenerAddressesNotReady,
+  ListenerHasNoClass,
+  PodNotScheduled,
+  PodReplaced,
+  PodTerminating,
+  PodVolumeNotFound,
+  VolumeAddressRefused,
+  VolumeNotBound,
+  VolumeObjectInvalid
+} from "../shared/volumeErrors.ts"
+import type { TargetParentMissing, VolumeApiStepFailed, VolumeTreeWriteFailed } from "../shared/volumeErrors.ts"
+import { podVolumeNameFor, recordPodListener } from "../shared/podListenersRecord.ts"
+import { findOrApplyListener } from "./volumeListener.ts"
+import { apiStepFailed, loadObject, loadPersistentVolume } from "../shared/volumeObjects.ts"
+import { writeVolumeTree } from "./writeVolumeTree.ts"
+import type { TreeWriteOutcome } from "./writeVolumeTree.ts"
+
+export interface PublishVolumeRequest {
+  readonly volumeId: string
+  /** Absolute and normalised; the publisher creates it (the CO creates only the parent). */
+  readonly targetPath: string
+  /** `uid` (from `csi.storage.k8s.io/pod.uid`), when given, must be the live Pod's. */
+  readonly pod: { readonly namespace: string; readonly name: string; readonly uid?: string | undefined }
+  /** From the frozen volume context (see `listenerSelectionOf`). */
+  readonly listener: ListenerSelection
+  /** The whole volume context verbatim. */
+  readonly volumeContext: Readonly<Record<string, string>>
+}
+
+/** What a publish did, for logs and tests. */
+export interface PublishedVolume {
+  readonly listener: { readonly namespace: string; readonly name: string }
+  readonly podVolumeName: string
+  readonly scope: ListenerScope
+  readonly addresses: ReadonlyArray<ListenerIngress>
+  readonly tree: TreeWriteOutcome
+}
+
+export type PublishVolumeError =
+  | VolumeApiStepFailed
+  | VolumeObjectInvalid
+  | VolumeNotBound
+  | InlineVolumeUnsupported
+  | ListenerHasNoClass
+  | PodNotScheduled
+  | ListenerAddressesNotReady
+  | PodReplaced
+  | PodTerminating
+  | PodVolumeNotFound
+  | VolumeAddressRefused
+  | TargetParentMissing
+  | VolumeTreeWriteFailed
+
+const loadPvc = loadObject("load PersistentVolumeClaim", Kinds.PersistentVolumeClaim, PersistentVolumeClaim)
+export const loadPod = loadObject("load Pod", Kinds.Pod, PodSchema)
+// Through the node's caches (cachedReads.ts): the class and the Node may be a watch round
+// trip old, and the address refresh follows any change; the PV, PVC and Pod are read fresh.
+const loadNode = cachedOrLoad("load Node", Kinds.Node, Node, (view, ref) => view.node(ref.name))
+const loadListenerClass = cachedOrLoad("load ListenerClass", Kinds.ListenerClass, ListenerClass, (view, ref) => view.listenerClass(ref.name))
+
+/** The PV of `volumeId`, and the PVC its claimRef names (the same claim, not an earlier one of that name). */
+const loadClaim = Effect.fn("loadClaim")(function*(volumeId: string) {
+  const pv = yield* loadPersistentVolume(volumeId)
+  const claimRef = pv.spec?.claimRef
+  if (claimRef?.name === undefined || claimRef.namespace === undefined) {
+    return yield* new VolumeNotBound({ volumeId, problem: `PersistentVolume ${pv.metadata.name} has no spec.claimRef` })
+  }
+  const pvc = yield* loadPvc({ namespace: claimRef.namespace, name: claimRef.name })
+  if (claimRef.uid !== undefined && pvc.metadata.uid !== undefined && claimRef.uid !== pvc.metadata.uid) {
+    return yield* new VolumeNotBound({
+      volumeId,
+      problem: `PersistentVolume ${pv.metadata.name} is bound to an earlier PersistentVolumeClaim ${claimRef.namespace}/${claimRef.name} (uid ${claimRef.uid})`
+    })
+  }
+  return { pv, pvc, claimRef: { namespace: claimRef.namespace, name: claimRef.name } }
+})
+
+/**
+ * Merge-patch labels onto an object unless it already carries them (no write when
+ * converged). Whether it wrote: the object lacked one of them.
+ */
+const ensureLabels = Effect.fn("ensureLabels")(function*(
+  step: string,
+  kind: typeof Kinds.Pod | typeof Kinds.PersistentVolume,
+  ref: { readonly namespace?: string | undefined; readonly name: string },
+  current: Readonly<Record<string, string>> | undefined,
+  wanted: Readonly<Record<string, string>>
+) {
+  if (Object.entries(wanted).every(([key, value]) => current?.[key] === value)) return false
+  const api = yield* KubeApi
+  // A merge patch names only these keys: every other label (other listeners' mount labels) stays.
+  yield* Effect.mapError(
+    api.patch(kind, ref, { metadata: { labels: wanted } }, { type: "merge", fieldManager: FieldManagers.csiNode }),
+    apiStepFailed(step, kind, ref)
+  )
+  return true
+})
+
+/**
+ * SPEC §4 step 5: the addresses this Pod is reachable on through the Listener. Also what
+ * the address refresh (refreshVolumes.ts) recomputes for volumes already published.
+ */
+export const addressesForPod = Effect.fn("addressesForPod")(function*(
+  listener: Listener,
+  listenerClass: ListenerClass,
+  pod: { readonly metadata: { readonly name: string; readonly namespace?: string | undefined }; readonly spec?: { readonly nodeName?: string | undefined } | undefined }
+) {
+  const namespace = listener.metadata.namespace ?? ""
+  const notReady = (awaiting: ListenerAddressesNotReady["awaiting"], problem: string, acceptedAddressTypes?: ListenerAddressesNotReady["acceptedAddressTypes"]) =>
+    new ListenerAddressesNotReady({ namespace, listener: listener.metadata.name, awaiting, problem, acceptedAddressTypes })
+  if (listenerClass.spec.serviceType !== "NodePort") {
+    const addresses = listener.status?.ingressAddresses ?? []
+    if (addresses.length === 0) return yield* notReady("ListenerAddresses", "status.ingressAddresses is empty")
+    return { scope: "Cluster" as const, addresses }
+  }
+  const nodeName = pod.spec?.nodeName
+  if (nodeName === undefined || nodeName === "") {
+    return yield* new PodNotScheduled({ namespace: pod.metadata.namespace ?? "", pod: pod.metadata.name })
+  }
+  const ports = listener.status?.nodePorts ?? {}
+  if (Object.keys(ports).length === 0) return yield* notReady("NodePorts", "status.nodePorts is empty (no node ports allocated yet)")
+  const node = yield* loadNode({ name: nodeName })
+  const policy = nodeAddressPolicyOf({
+    preferred: listenerClass.spec.preferredAddressType,
+    nodeAddressTypes: listenerClass.spec.nodeAddressTypes,
+    nodeAddressSelection: listenerClass.spec.nodeAddressSelection
+  })
+  const picked = nodeAddresses(node, policy)
+  if (picked.length === 0) {
+    const ofTypes = (types: ReadonlyArray<string>) => (node.status?.addresses ?? []).filter((a) => types.includes(a.type)).map((a) => a.address)
+    const offered = [
+      ...(nodeAddressOverride(node)?.refused.map((r) => r.address) ?? []),
+      ...ofTypes(["ExternalIP", "InternalIP"]),
+      ...ofTypes(["Hostname", "ExternalDNS", "InternalDNS"])
+    ]
+    const fromClass = (listenerClass.spec.nodeAddressTypes ?? []).length > 0
+    const accepted = {
+      listenerClass: listenerClass.metadata.name ?? "",
+      types: acceptedNodeAddressTypes(policy),
+      source: fromClass ? "nodeAddressTypes" as const : "preferredAddressType" as const
+    }
+    return yield* notReady(
+      "NodeAddress",
+      fromClass
+        ? `node ${nodeName} has no usable address of the class's nodeAddressTypes (${(listenerClass.spec.nodeAddressTypes ?? []).join(", ")})`
+        : offered.length === 0
+        ? `node ${nodeName} has no ExternalIP, InternalIP or Hostname address`
+        : `node ${nodeName} has no address that is an IP address or DNS name (${offered.map((a) => JSON.stringify(a)).join(", ")})`,
+      accepted
+    )
+  }
+  const addresses: ReadonlyArray<ListenerIngress> = picked.map((a) => ({ ...a, ports: { ...ports } }))
+  // A templated hostname names this Listener on whichever node it runs (hostnameTemplate.ts).
+  const template = listenerClass.spec.hostnameTemplate
+  if (template == null) return { scope: "Node" as const, addresses }
+  const rendered = renderHostname(template, { listener: listener.metadata.name, namespace, className: listenerClass.metadata.name ?? "" })
+  if (rendered._tag === "Unusable") return yield* notReady("ListenerAddresses", rendered.problem)
+  return { scope: "Node" as const, addresses: templatedAddresses(rendered.hostname, addresses) }
+})
+
+/** The volume's file tree for `addresses`; an address unsafe as a path is refused naming the Listener's field. */
+export const planTreeOf = (listener: { readonly namespace: string; readonly name: string }, addresses: ReadonlyArray<ListenerIngress>) => {
+  const tree = planVolumeTree(addresses)
+  return tree instanceof UnsafeVolumeEntry
+    ? Effect.fail(new VolumeAddressRefused({ namespace: listener.namespace, listener: listener.name, field: tree.field, value: tree.value, problem: tree.problem }))
+    : Effect.succeed(tree)
+}
+
+/**
+ * The uid of the Pod the request is for, once it is known to be that Pod and alive: not
+ * replaced by another of the same name, not on its way out — labels, PodListeners or a tree
+ * for a Pod being deleted would only outlive it, and the address refresh must not re-create
+ * what NodeUnpublishVolume removes.
+ */
+export const livePodUid = Effect.fn("livePodUid")(function*(request: PublishVolumeRequest, pod: Pod) {
+  const podUid = pod.metadata.uid
+  if (podUid === undefined) {
+    return yield* new VolumeObjectInvalid({
+      kind: Kinds.Pod.kind,
+      namespace: request.pod.namespace,
+      name: request.pod.name,
+      problem: "has no metadata.uid"
+    })
+  }
+  if (request.pod.uid !== undefined && request.pod.uid !== podUid) {
+    return yield* new PodReplaced({
+      namespace: request.pod.namespace,
+      pod: request.pod.name,
+      expectedUid: request.pod.uid,
+      actualUid: podUid
+    })
+  }
+  const deletionTimestamp = pod.metadata.deletionTimestamp
+  if (deletionTimestamp !== undefined) {
+    return yield* new PodTerminating({ namespace: request.pod.namespace, pod: request.pod.name, deletionTimestamp })
+  }
+  return podUid
+})
+
+/** SPEC §4 NodePublishVolume. */
+export const publishVolume: (
+  request: PublishVolumeRequest
+) => Effect.Effect<PublishedVolume, PublishVolumeError, KubeApi | VolumeFs | EventRecorder> = Effect.fn("publishVolume")(function*(
+  request: PublishVolumeRequest
+) {
+  const { volumeId } = request
+  if (request.volumeContext[CsiContextKeys.ephemeral] === "true") return yield* new InlineVolumeUnsupported({ volumeId })
+
+  // 1. The PV, its PVC (from the claimRef) and the Pod. The Pod's read needs nothing from
+  // the PV, so it runs beside the PV → PVC chain: a Pod's start waits for one round trip
+  // less. Both finish before anything is judged, so a failure of the PV or PVC is reported
+  // first, as when they were read one after the other.
+  const [claim, podRead] = yield* Effect.all([Effect.result(loadClaim(volumeId)), Effect.result(loadPod(request.pod))], { concurrency: 2 })
+  const { pv, pvc, claimRef } = yield* Effect.fromResult(claim)
+  const pod = yield* Effect.fromResult(podRead)
+  const podUid = yield* livePodUid(request, pod)
+  const subjects = [
+    { apiVersion: "v1", kind: Kinds.Pod.kind, namespace: request.pod.namespace, name: pod.metadata.name, uid: podUid },
+    { apiVersion: "v1", kind: Kinds.PersistentVolumeClaim.kind, namespace: claimRef.namespace, name: pvc.metadata.name, uid: pvc.metadata.uid }
+  ]
+  return yield* publishFor(request, pv, pvc, pod, podUid).pipe(Effect.tapError(reportVolumeWaiting("PublishVolume", subjects)))
+})
+
+/** Steps 2–7, once the PV, PVC and Pod are known (waiting failures are reported on the last two). */
+const publishFor = Effect.fn("publishFor")(function*(
+  request: PublishVolumeRequest,
+  pv: PersistentVolume,
+  pvc: PersistentVolumeClaim,
+  pod: Pod,
+  podUid: string
+) {
+  const namespace = request.pod.namespace
+
+  // 2. The Listener (bound by name, or created per volume), and its class.
+  const listener = yield* findOrApplyListener(request.listener, pod, namespace, {
+    name: pvc.metadata.name,
+    labels: pvc.metadata.labels ?? {}
+  }, pv)
+  const listenerName = listener.metadata.name
+  const className = listener.spec.className
+  if (className === undefined) return yield* new ListenerHasNoClass({ namespace, listener: listenerName })
+  const listenerClass = yield* loadListenerClass({ name: className })
+  const listenerUid = listener.metadata.uid
+  if (listenerUid === undefined) {
+    return yield* new VolumeObjectInvalid({ kind: Kinds.Listener.kind, namespace, name: listenerName, problem: "has no metadata.uid" })
+  }
+
+  // 3. PV labels: the controller finds the pinned nodes of a Listener through them.
+  yield* ensureLabels("label PersistentVolume", Kinds.PersistentVolume, { name: pv.metadata.name }, pv.metadata.labels, {
+    [PV_LABEL_LISTENER_NAMESPACE]: namespace,
+    [PV_LABEL_LISTENER_NAME]: listenerName
+  })
+  // 4. The mount label: the Listener's Service selects the Pod by it. A Pod that lacked it
+  // is published for this Listener the first time, so its PodListeners entry is new too.
+  const firstPublish = yield* ensureLabels("label Pod", Kinds.Pod, { namespace, name: pod.metadata.name }, pod.metadata.labels, {
+    [mountLabelKey(listenerUid)]: listenerName
+  })
+
+  // 5. This Pod's addresses. Waits a few seconds, watching, while the controller has only
+  // not caught up with the Listener yet (publishWait.ts); else UNAVAILABLE: the kubelet retries.
+  const { scope, addresses } = yield* whileCatchingUp(listener, (current) => addressesForPod(current, listenerClass, pod))
+  const tree = yield* planTreeOf({ namespace, name: listenerName }, addresses)
+
+  // 6. PodListeners, under the Pod's volume name.
+  const podVolumeName = podVolumeNameFor(pod, pvc.metadata.name)
+  if (podVolumeName === undefined) {
+    return yield* new PodVolumeNotFound({ namespace, pod: pod.metadata.name, claim: pvc.metadata.name })
+  }
+  yield* recordPodListener(pod, podUid, podVolumeName, { scope, ingressAddresses: addresses }, firstPublish ? "new" : "maybeRecorded")
+
+  // 7. The file tree.
+  const outcome = yield* writeVolumeTree(request.targetPath, tree.entries)
+  return { listener: { namespace, name: listenerName }, podVolumeName, scope, addresses, tree: outcome }
+})
