@@ -15,7 +15,7 @@ import { Context, Effect, Layer } from "effect"
 import { fingerprint } from "../../domain/listenerPlan/json.ts"
 import type { ListenerIngress } from "../../domain/listenerPlan/inputs.ts"
 import type { ListenerScope } from "../../domain/podListeners.ts"
-import type { PublishVolumeRequest } from "./publishVolume.ts"
+import type { PublishVolumeRequest } from "./publishSteps.ts"
 import { VolumeFs } from "../shared/VolumeFs.ts"
 import type { VolumeFsError } from "../shared/VolumeFs.ts"
 

@@ -11,8 +11,8 @@ import { Effect } from "effect"
 import type { ListenerIngress } from "../../domain/listener.ts"
 import { mergePodListenerEntry } from "../shared/podListenersRecord.ts"
 import type { PublishedRecord } from "./PublishedVolumes.ts"
-import { livePodUid, loadPod, planTreeOf } from "./publishVolume.ts"
-import type { PublishedVolume } from "./publishVolume.ts"
+import { livePodUid, loadPod, planTreeOf } from "./publishSteps.ts"
+import type { PublishedVolume } from "./publishSteps.ts"
 import { writeVolumeTree } from "./writeVolumeTree.ts"
 
 export const republishVolume = Effect.fn("republishVolume")(function*(
