@@ -107,7 +107,7 @@ const runController = Command.make("controller", {
   logFormat,
   probePort
 }, (flags) =>
-  launchRole(async () => (await import("./k8s/roles/controllerRole.ts")).controllerRoleLayer({
+  launchRole(async () => (await import("./k8s/composition/controllerRoleLayer.ts")).controllerRoleLayer({
     csiEndpoint: flags.csiEndpoint,
     clusterDomain: flags.clusterDomain,
     preset: flags.preset,
@@ -156,7 +156,7 @@ const runNode = Command.make("node", {
   logFormat,
   probePort
 }, (flags) =>
-  launchRole(async () => (await import("./k8s/roles/nodeRole.ts")).nodeRoleLayer({
+  launchRole(async () => (await import("./k8s/composition/nodeRoleLayer.ts")).nodeRoleLayer({
     csiEndpoint: flags.csiEndpoint,
     nodeName: flags.nodeName,
     vendorVersion: VERSION,

@@ -22,8 +22,9 @@
  * NodePublishVolume and NodeUnpublishVolume: a pass that overlaps an unpublish never
  * re-creates the target or its record, and two writers never meet in one tree.
  */
-import { recordRefresh } from "../shared/volumeMetrics.ts"
 import { Duration, Effect, Option } from "effect"
+import { recordRefresh } from "../shared/volumeMetrics.ts"
+import type { RefreshOutcome } from "../shared/volumeMetrics.ts"
 import { Kinds } from "../../domain/kinds.ts"
 import { Listener } from "../../domain/listener.ts"
 import { ListenerClass } from "../../domain/listenerClass.ts"
@@ -36,17 +37,12 @@ import type { NodeViewChange } from "./NodeView.ts"
 import { relabelListener } from "./listenerNodeLabel.ts"
 import { PublishedVolumes } from "./PublishedVolumes.ts"
 import type { PublishedRecord } from "./PublishedVolumes.ts"
-import { addressesForPod, publishVolume } from "./publishSteps.ts"
+import { addressesForPod } from "./publishSteps.ts"
+import { publishVolume } from "./publishVolume.ts"
 import { republishVolume } from "./republishVolume.ts"
 import type { VolumeFs } from "../shared/VolumeFs.ts"
 import { TargetLocks } from "./TargetLocks.ts"
 import { decodeObject } from "../shared/volumeObjects.ts"
-
-export interface RefreshOutcome {
-  readonly checked: number
-  readonly republished: number
-  readonly forgotten: number
-}
 
 const decodeListener = decodeObject(Kinds.Listener, Listener)
 const decodeClass = decodeObject(Kinds.ListenerClass, ListenerClass)

@@ -1,23 +1,17 @@
 /**
- * The CSI node programs (SPEC §4 "Node service"): NodePublishVolume's seven steps — load
- * the PV, its PVC and the Pod; find or create the Listener; label the PV and the Pod;
- * pick this Pod's addresses; record them in the Pod's PodListeners; write the volume's
- * file tree — and NodeUnpublishVolume. Every step converges: publishing the same volume
- * again (kubelet retry, node restart) writes nothing that is already right.
+ * The steps of a publish (SPEC §4 "Node service"), in one module that NodePublishVolume
+ * (publishVolume.ts), the address refresh's re-publish (republishVolume.ts) and the
+ * refresh itself (addressRefresh.ts) use: load the PV, its PVC and the Pod; label the PV
+ * and the Pod; pick this Pod's addresses; plan its file tree. Every step converges:
+ * publishing the same volume again (kubelet retry, node restart) writes nothing that is
+ * already right.
  */
 import { Effect } from "effect"
-import {
-  CsiContextKeys,
-  FieldManagers,
-  mountLabelKey,
-  PV_LABEL_LISTENER_NAME,
-  PV_LABEL_LISTENER_NAMESPACE
-} from "../../domain/constants.ts"
+import { FieldManagers } from "../../domain/constants.ts"
 import type { Pod } from "../../domain/core/pod.ts"
 import { Node } from "../../domain/core/node.ts"
 import { Pod as PodSchema } from "../../domain/core/pod.ts"
 import { PersistentVolumeClaim } from "../../domain/core/persistentVolumeClaim.ts"
-import type { PersistentVolume } from "../../domain/core/persistentVolume.ts"
 import { Kinds } from "../../domain/kinds.ts"
 import { Listener } from "../../domain/listener.ts"
 import type { ListenerIngress } from "../../domain/listener.ts"
@@ -27,13 +21,9 @@ import { acceptedNodeAddressTypes, nodeAddressOverride, nodeAddresses } from "..
 import { renderHostname, templatedAddresses } from "../../domain/listenerPlan/hostnameTemplate.ts"
 import type { ListenerScope } from "../../domain/podListeners.ts"
 import { planVolumeTree, UnsafeVolumeEntry } from "../../domain/volumeTree.ts"
-import type { EventRecorder } from "../shared/EventRecorder.ts"
 import { cachedOrLoad } from "./cachedReads.ts"
 import { KubeApi } from "../shared/KubeApi.ts"
-import { whileCatchingUp } from "./listenerCatchUp.ts"
-import { reportVolumeWaiting } from "../shared/volumeWaiting.ts"
 import type { ListenerSelection } from "../shared/listenerSelection.ts"
-import type { VolumeFs } from "../shared/VolumeFs.ts"
 import {
   InlineVolumeUnsupported,
   ListenerAddressesNotReady,
@@ -47,10 +37,7 @@ import {
   VolumeObjectInvalid
 } from "../shared/volumeErrors.ts"
 import type { TargetParentMissing, VolumeApiStepFailed, VolumeTreeWriteFailed } from "../shared/volumeErrors.ts"
-import { podVolumeNameFor, recordPodListener } from "../shared/podListenersRecord.ts"
-import { findOrApplyListener } from "./volumeListener.ts"
 import { apiStepFailed, loadObject, loadPersistentVolume } from "../shared/volumeObjects.ts"
-import { writeVolumeTree } from "./writeVolumeTree.ts"
 import type { TreeWriteOutcome } from "./writeVolumeTree.ts"
 
 export interface PublishVolumeRequest {
@@ -94,10 +81,10 @@ export const loadPod = loadObject("load Pod", Kinds.Pod, PodSchema)
 // Through the node's caches (cachedReads.ts): the class and the Node may be a watch round
 // trip old, and the address refresh follows any change; the PV, PVC and Pod are read fresh.
 const loadNode = cachedOrLoad("load Node", Kinds.Node, Node, (view, ref) => view.node(ref.name))
-const loadListenerClass = cachedOrLoad("load ListenerClass", Kinds.ListenerClass, ListenerClass, (view, ref) => view.listenerClass(ref.name))
+export const loadListenerClass = cachedOrLoad("load ListenerClass", Kinds.ListenerClass, ListenerClass, (view, ref) => view.listenerClass(ref.name))
 
 /** The PV of `volumeId`, and the PVC its claimRef names (the same claim, not an earlier one of that name). */
-const loadClaim = Effect.fn("loadClaim")(function*(volumeId: string) {
+export const loadClaim = Effect.fn("loadClaim")(function*(volumeId: string) {
   const pv = yield* loadPersistentVolume(volumeId)
   const claimRef = pv.spec?.claimRef
   if (claimRef?.name === undefined || claimRef.namespace === undefined) {
@@ -117,7 +104,7 @@ const loadClaim = Effect.fn("loadClaim")(function*(volumeId: string) {
  * Merge-patch labels onto an object unless it already carries them (no write when
  * converged). Whether it wrote: the object lacked one of them.
  */
-const ensureLabels = Effect.fn("ensureLabels")(function*(
+export const ensureLabels = Effect.fn("ensureLabels")(function*(
   step: string,
   kind: typeof Kinds.Pod | typeof Kinds.PersistentVolume,
   ref: { readonly namespace?: string | undefined; readonly name: string },
@@ -233,80 +220,4 @@ export const livePodUid = Effect.fn("livePodUid")(function*(request: PublishVolu
     return yield* new PodTerminating({ namespace: request.pod.namespace, pod: request.pod.name, deletionTimestamp })
   }
   return podUid
-})
-
-/** SPEC §4 NodePublishVolume. */
-export const publishVolume: (
-  request: PublishVolumeRequest
-) => Effect.Effect<PublishedVolume, PublishVolumeError, KubeApi | VolumeFs | EventRecorder> = Effect.fn("publishVolume")(function*(
-  request: PublishVolumeRequest
-) {
-  const { volumeId } = request
-  if (request.volumeContext[CsiContextKeys.ephemeral] === "true") return yield* new InlineVolumeUnsupported({ volumeId })
-
-  // 1. The PV, its PVC (from the claimRef) and the Pod. The Pod's read needs nothing from
-  // the PV, so it runs beside the PV → PVC chain: a Pod's start waits for one round trip
-  // less. Both finish before anything is judged, so a failure of the PV or PVC is reported
-  // first, as when they were read one after the other.
-  const [claim, podRead] = yield* Effect.all([Effect.result(loadClaim(volumeId)), Effect.result(loadPod(request.pod))], { concurrency: 2 })
-  const { pv, pvc, claimRef } = yield* Effect.fromResult(claim)
-  const pod = yield* Effect.fromResult(podRead)
-  const podUid = yield* livePodUid(request, pod)
-  const subjects = [
-    { apiVersion: "v1", kind: Kinds.Pod.kind, namespace: request.pod.namespace, name: pod.metadata.name, uid: podUid },
-    { apiVersion: "v1", kind: Kinds.PersistentVolumeClaim.kind, namespace: claimRef.namespace, name: pvc.metadata.name, uid: pvc.metadata.uid }
-  ]
-  return yield* publishFor(request, pv, pvc, pod, podUid).pipe(Effect.tapError(reportVolumeWaiting("PublishVolume", subjects)))
-})
-
-/** Steps 2–7, once the PV, PVC and Pod are known (waiting failures are reported on the last two). */
-const publishFor = Effect.fn("publishFor")(function*(
-  request: PublishVolumeRequest,
-  pv: PersistentVolume,
-  pvc: PersistentVolumeClaim,
-  pod: Pod,
-  podUid: string
-) {
-  const namespace = request.pod.namespace
-
-  // 2. The Listener (bound by name, or created per volume), and its class.
-  const listener = yield* findOrApplyListener(request.listener, pod, namespace, {
-    name: pvc.metadata.name,
-    labels: pvc.metadata.labels ?? {}
-  }, pv)
-  const listenerName = listener.metadata.name
-  const className = listener.spec.className
-  if (className === undefined) return yield* new ListenerHasNoClass({ namespace, listener: listenerName })
-  const listenerClass = yield* loadListenerClass({ name: className })
-  const listenerUid = listener.metadata.uid
-  if (listenerUid === undefined) {
-    return yield* new VolumeObjectInvalid({ kind: Kinds.Listener.kind, namespace, name: listenerName, problem: "has no metadata.uid" })
-  }
-
-  // 3. PV labels: the controller finds the pinned nodes of a Listener through them.
-  yield* ensureLabels("label PersistentVolume", Kinds.PersistentVolume, { name: pv.metadata.name }, pv.metadata.labels, {
-    [PV_LABEL_LISTENER_NAMESPACE]: namespace,
-    [PV_LABEL_LISTENER_NAME]: listenerName
-  })
-  // 4. The mount label: the Listener's Service selects the Pod by it. A Pod that lacked it
-  // is published for this Listener the first time, so its PodListeners entry is new too.
-  const firstPublish = yield* ensureLabels("label Pod", Kinds.Pod, { namespace, name: pod.metadata.name }, pod.metadata.labels, {
-    [mountLabelKey(listenerUid)]: listenerName
-  })
-
-  // 5. This Pod's addresses. Waits a few seconds, watching, while the controller has only
-  // not caught up with the Listener yet (publishWait.ts); else UNAVAILABLE: the kubelet retries.
-  const { scope, addresses } = yield* whileCatchingUp(listener, (current) => addressesForPod(current, listenerClass, pod))
-  const tree = yield* planTreeOf({ namespace, name: listenerName }, addresses)
-
-  // 6. PodListeners, under the Pod's volume name.
-  const podVolumeName = podVolumeNameFor(pod, pvc.metadata.name)
-  if (podVolumeName === undefined) {
-    return yield* new PodVolumeNotFound({ namespace, pod: pod.metadata.name, claim: pvc.metadata.name })
-  }
-  yield* recordPodListener(pod, podUid, podVolumeName, { scope, ingressAddresses: addresses }, firstPublish ? "new" : "maybeRecorded")
-
-  // 7. The file tree.
-  const outcome = yield* writeVolumeTree(request.targetPath, tree.entries)
-  return { listener: { namespace, name: listenerName }, podVolumeName, scope, addresses, tree: outcome }
 })

@@ -3,10 +3,14 @@
  * (csi/metrics.ts): why publishes wait, what the live address refresh did, and how many
  * volumes this node has published (the NodePluginMissing alert remembers a node by it).
  */
-import { Effect, Metric, Schedule } from "effect"
-import type { Duration } from "effect"
-import { PublishedVolumes } from "../node/PublishedVolumes.ts"
-import type { RefreshOutcome } from "../node/addressRefresh.ts"
+import { Effect, Metric } from "effect"
+
+/** What one pass of the live address refresh did (node/addressRefresh.ts). */
+export interface RefreshOutcome {
+  readonly checked: number
+  readonly republished: number
+  readonly forgotten: number
+}
 
 /** Volume calls that had to wait, by `action` (PublishVolume | CreateVolume) and `reason` (the waiting Event's reason). */
 export const volumeWaitsTotal = Metric.counter("listener_operator_volume_waits_total", {
@@ -27,7 +31,7 @@ export const volumeRefreshPassesTotal = Metric.counter("listener_operator_volume
 })
 
 /** Volumes this node plugin has published and not yet unpublished. */
-export const publishedVolumes = Metric.gauge("listener_operator_published_volumes", {
+export const publishedVolumesGauge = Metric.gauge("listener_operator_published_volumes", {
   description: "Listener volumes published on this node and not unpublished yet"
 })
 
@@ -41,13 +45,3 @@ export const recordRefresh = (outcome: RefreshOutcome): Effect.Effect<void> =>
     Metric.update(Metric.withAttributes(volumeRefreshTotal, { outcome: "republished" }), outcome.republished),
     Metric.update(Metric.withAttributes(volumeRefreshTotal, { outcome: "forgotten" }), outcome.forgotten)
   ], { discard: true })
-
-/** Keeps listener_operator_published_volumes at the registry's count, read every `every`. */
-export const trackPublishedVolumes = (every: Duration.Input): Effect.Effect<never, never, PublishedVolumes> =>
-  Effect.gen(function*() {
-    const registry = yield* PublishedVolumes
-    return yield* Effect.flatMap(registry.all, (records) => Metric.update(publishedVolumes, records.length)).pipe(
-      Effect.repeat(Schedule.spaced(every)),
-      Effect.andThen(Effect.never)
-    )
-  })

@@ -2,6 +2,7 @@ import { test } from "node:test"
 import assert from "node:assert/strict"
 import { Effect, Layer, Logger, References } from "effect"
 import { VolumeFsMemory } from "../../../adapters/VolumeFsMemory.ts"
+import { PublishedVolumesFiles } from "../../../adapters/PublishedVolumesFiles.ts"
 import { fingerprint } from "../../../domain/listenerPlan/json.ts"
 import { PublishedVolumes } from "../../../effects/node/PublishedVolumes.ts"
 import type { PublishedRecord } from "../../../effects/node/PublishedVolumes.ts"
@@ -28,7 +29,7 @@ const withRegistry = (body: (fs: InterleavingVolumeFs) => Effect.Effect<void, un
   Effect.runPromise(Effect.gen(function*() {
     const memory = yield* VolumeFsMemory.make
     const fs = interleavingVolumeFs(memory.fs, 1)
-    yield* body(fs).pipe(Effect.provide(PublishedVolumes.layerFiles(STATE).pipe(Layer.provide(Layer.succeed(VolumeFs, fs.fs)))))
+    yield* body(fs).pipe(Effect.provide(PublishedVolumesFiles.layer(STATE).pipe(Layer.provide(Layer.succeed(VolumeFs, fs.fs)))))
   }))
 
 test("get reads one target's record; a forgotten target has none", () =>
@@ -48,7 +49,7 @@ test("records are read from the state directory once, when the plugin starts: li
     const memory = yield* VolumeFsMemory.make
     let reads = 0
     const counting = Layer.succeed(VolumeFs, { ...memory.fs, readFile: (path: string) => Effect.suspend(() => (reads++, memory.fs.readFile(path))) })
-    const registry = PublishedVolumes.layerFiles(STATE).pipe(Layer.provide(counting))
+    const registry = PublishedVolumesFiles.layer(STATE).pipe(Layer.provide(counting))
     // A previous process of the plugin published two volumes and forgot one of three.
     yield* Effect.gen(function*() {
       const previous = yield* PublishedVolumes
@@ -84,6 +85,6 @@ test("a record file that cannot be written still leaves the volume refreshed whi
       const registry = yield* PublishedVolumes
       yield* registry.record(recordOf("/pods/a/mount"))
       assert.deepEqual(yield* registry.all, [recordOf("/pods/a/mount")])
-    }).pipe(Effect.provide(PublishedVolumes.layerFiles(STATE).pipe(Layer.provide(failing))), Effect.provideService(References.CurrentLoggers, new Set([capture])))
+    }).pipe(Effect.provide(PublishedVolumesFiles.layer(STATE).pipe(Layer.provide(failing))), Effect.provideService(References.CurrentLoggers, new Set([capture])))
     assert.ok(logged.some((line) => line.includes("published-volume state: record /pods/a/mount")), logged.join("\n"))
   })))

@@ -13,6 +13,7 @@ import { join } from "node:path"
 import { Deferred, Effect, Fiber, Layer, Ref, References } from "effect"
 import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
 import { VolumeFsMemory } from "../../../adapters/VolumeFsMemory.ts"
+import { PublishedVolumesFiles } from "../../../adapters/PublishedVolumesFiles.ts"
 import { VolumeFsNode } from "../../../adapters/VolumeFsNode.ts"
 import { VolumePublisher } from "../../../csi/programs.ts"
 import type { PublishVolumeInput } from "../../../csi/programs.ts"
@@ -63,7 +64,7 @@ const onNode = (backend: Backend, seed: number, body: (node: Node) => Effect.Eff
   try {
     const interleaving = interleavingVolumeFs(base.fs, seed)
     const infrastructure = Layer.mergeAll(KubeApiMemory.layer(), Layer.succeed(VolumeFs, interleaving.fs), EventRecorder.layerNoop)
-    const node = Layer.mergeAll(PublishedVolumes.layerFiles(`${base.root}/state`), TargetLocks.layer).pipe(Layer.provideMerge(infrastructure))
+    const node = Layer.mergeAll(PublishedVolumesFiles.layer(`${base.root}/state`), TargetLocks.layer).pipe(Layer.provideMerge(infrastructure))
     const target = `${base.root}/pods/p2/volumes/kubernetes.io~csi/pvc-2/mount`
     const request = sharedListenerPublish(target)
     await Effect.runPromise(body({ target, request, interleaving }).pipe(

@@ -9,7 +9,8 @@ import { EventRecorder } from "../../../effects/shared/EventRecorder.ts"
 import { PublishedVolumes } from "../../../effects/node/PublishedVolumes.ts"
 import { VolumeFsError } from "../../../effects/shared/VolumeFs.ts"
 import { ListenerAddressesNotReady, VolumeTreeWriteFailed } from "../../../effects/shared/volumeErrors.ts"
-import { recordRefresh, trackPublishedVolumes } from "../../../effects/shared/volumeMetrics.ts"
+import { recordRefresh } from "../../../effects/shared/volumeMetrics.ts"
+import { trackPublishedVolumes } from "../../../effects/node/PublishedVolumes.ts"
 import { reportVolumeWaiting } from "../../../effects/shared/volumeWaiting.ts"
 
 const valueOf = (text: string, name: string, labels: Record<string, string> = {}): number | undefined => {
