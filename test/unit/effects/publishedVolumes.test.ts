@@ -88,3 +88,26 @@ test("a record file that cannot be written still leaves the volume refreshed whi
     }).pipe(Effect.provide(PublishedVolumesFiles.layer(STATE).pipe(Layer.provide(failing))), Effect.provideService(References.CurrentLoggers, new Set([capture])))
     assert.ok(logged.some((line) => line.includes("published-volume state: record /pods/a/mount")), logged.join("\n"))
   })))
+
+test("a record file that is not a record (cut off, or another program's JSON) is reported with what is wrong and removed; the others load", () =>
+  Effect.runPromise(Effect.gen(function*() {
+    const memory = yield* VolumeFsMemory.make
+    yield* memory.fs.mkdir(STATE, { recursive: true })
+    yield* memory.fs.writeFile(`${STATE}/${fingerprint("/pods/a/mount")}.json`, JSON.stringify(recordOf("/pods/a/mount")))
+    yield* memory.fs.writeFile(`${STATE}/cut.json`, JSON.stringify(recordOf("/pods/b/mount")).slice(0, 40))
+    yield* memory.fs.writeFile(`${STATE}/foreign.json`, JSON.stringify({ request: { volumeId: "pvc-3", targetPath: "/pods/c/mount" }, listener: "shared" }))
+    const logged: Array<string> = []
+    const capture = Logger.make(({ message }) => void logged.push(String(message)))
+    const all = yield* Effect.gen(function*() {
+      return yield* (yield* PublishedVolumes).all
+    }).pipe(
+      Effect.provide(PublishedVolumesFiles.layer(STATE).pipe(Layer.provide(Layer.succeed(VolumeFs, memory.fs)))),
+      Effect.provideService(References.CurrentLoggers, new Set([capture]))
+    )
+    assert.deepEqual(all, [recordOf("/pods/a/mount")])
+    const cut = logged.find((line) => line.includes(`${STATE}/cut.json is not a published-volume record`))
+    const foreign = logged.find((line) => line.includes(`${STATE}/foreign.json is not a published-volume record`))
+    assert.ok(cut !== undefined && foreign !== undefined, logged.join("\n"))
+    assert.match(foreign, /request\.pod|listener/, "names a field that is wrong")
+    assert.deepEqual(yield* memory.fs.readDir(STATE), [`${fingerprint("/pods/a/mount")}.json`], "the broken files are removed")
+  })))
