@@ -121,7 +121,7 @@ export const makeListenerController = Effect.gen(function*() {
   // On every replica (the cache is warm on standbys too), for the whole life of the caches.
   yield* Effect.forkScoped(trackListenerReadiness(listeners, LISTENER_READINESS_SAMPLE_EVERY))
 
-  // What this controller learned about the installed CRD (statusSchemaGaps.ts) is its own.
+  // What this controller learned about the installed CRD (StatusSchemaGaps.ts) is its own.
   const gaps = makeStatusSchemaGaps()
   const withView = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     effect.pipe(Effect.provideService(ListenerView, view), Effect.provideService(StatusSchemaGaps, gaps))

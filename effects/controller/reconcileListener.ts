@@ -130,7 +130,7 @@ const statusCurrent = (status: ListenerStatus, liveStatus: unknown) =>
   Effect.map(currentGaps, (missing) => statusUpToDate(withoutUndeclared(status, missing), liveStatus))
 
 /**
- * Apply the status, leaving out what the installed CRD does not declare (statusSchemaGaps.ts):
+ * Apply the status, leaving out what the installed CRD does not declare (StatusSchemaGaps.ts):
  * a refusal that names undeclared fields is learned and the write is retried without them.
  */
 const writeStatus = Effect.fn("reconcileListener.writeStatus")(function*(raw: KubeObject, status: ListenerStatus) {

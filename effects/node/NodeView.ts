@@ -48,7 +48,7 @@ export interface NodeViewShape {
   awaitChange(after: number): Effect.Effect<void>
   /**
    * How long NodePublishVolume waits, watching, for a Listener that has no address only
-   * because the controller has not caught up yet (publishWait.ts). Zero: fail at once.
+   * because the controller has not caught up yet (listenerCatchUp.ts). Zero: fail at once.
    */
   readonly publishWait: Duration.Duration
 }

@@ -1,6 +1,6 @@
 /**
  * One lock per CSI target path on this node. NodePublishVolume, NodeUnpublishVolume and
- * the live address refresh (refreshVolumes.ts) each hold the lock of a target for all
+ * the live address refresh (addressRefresh.ts) each hold the lock of a target for all
  * their work on it — the API reads, the file tree and the published-volume record — so:
  *
  * - a refresh pass that overlaps the kubelet's NodeUnpublishVolume cannot re-create the

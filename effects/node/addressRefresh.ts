@@ -18,7 +18,7 @@
  * left with none. A record whose PV, PVC or Pod is gone, or whose Pod is being deleted, is
  * forgotten (its tree is left for the kubelet's NodeUnpublishVolume to remove).
  *
- * Every re-publish holds the target's lock (targetLocks.ts), shared with the kubelet's
+ * Every re-publish holds the target's lock (TargetLocks.ts), shared with the kubelet's
  * NodePublishVolume and NodeUnpublishVolume: a pass that overlaps an unpublish never
  * re-creates the target or its record, and two writers never meet in one tree.
  */
@@ -109,7 +109,7 @@ const republish = (record: PublishedRecord, current: CurrentAddresses) => {
 }
 
 /**
- * Re-publish one target whose addresses look stale, holding its lock (targetLocks.ts) so
+ * Re-publish one target whose addresses look stale, holding its lock (TargetLocks.ts) so
  * that no NodePublishVolume or NodeUnpublishVolume of the kubelet runs meanwhile. The
  * record is read again under the lock: one that is gone was unpublished since the pass
  * began — its target must stay gone — and one that already holds `addresses` was

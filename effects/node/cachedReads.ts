@@ -3,7 +3,7 @@
  * this node's Node — served from the node's watch caches (NodeView.ts), and from a fresh
  * GET only when the cache misses (not listed yet, or no caches at all). What a cached read
  * returns can only be older than the API server by one watch round trip, and any newer
- * version that arrives is a change the address refresh acts on (refreshVolumes.ts).
+ * version that arrives is a change the address refresh acts on (addressRefresh.ts).
  */
 import { Effect, Option } from "effect"
 import type { Schema } from "effect"

@@ -1,8 +1,8 @@
 /**
  * NodePublishVolume and NodeUnpublishVolume as the node plugin runs them: each holds the
- * lock of its target path (targetLocks.ts) for the whole call, and keeps the record of
- * published volumes (publishedVolumes.ts) that the address refresh works from in step with
- * the target. The refresh (refreshVolumes.ts) takes the same lock, so a target and its
+ * lock of its target path (TargetLocks.ts) for the whole call, and keeps the record of
+ * published volumes (PublishedVolumes.ts) that the address refresh works from in step with
+ * the target. The refresh (addressRefresh.ts) takes the same lock, so a target and its
  * record change only in one of these three places at a time.
  */
 import { Effect } from "effect"

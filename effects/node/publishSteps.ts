@@ -123,7 +123,7 @@ export const ensureLabels = Effect.fn("ensureLabels")(function*(
 
 /**
  * SPEC §4 step 5: the addresses this Pod is reachable on through the Listener. Also what
- * the address refresh (refreshVolumes.ts) recomputes for volumes already published.
+ * the address refresh (addressRefresh.ts) recomputes for volumes already published.
  */
 export const addressesForPod = Effect.fn("addressesForPod")(function*(
   listener: Listener,

@@ -85,7 +85,7 @@ const publishFor = Effect.fn("publishFor")(function*(
   })
 
   // 5. This Pod's addresses. Waits a few seconds, watching, while the controller has only
-  // not caught up with the Listener yet (publishWait.ts); else UNAVAILABLE: the kubelet retries.
+  // not caught up with the Listener yet (listenerCatchUp.ts); else UNAVAILABLE: the kubelet retries.
   const { scope, addresses } = yield* whileCatchingUp(listener, (current) => addressesForPod(current, listenerClass, pod))
   const tree = yield* planTreeOf({ namespace, name: listenerName }, addresses)
 

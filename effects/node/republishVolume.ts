@@ -1,5 +1,5 @@
 /**
- * The address refresh's re-publish of a volume our publish recorded (refreshVolumes.ts).
+ * The address refresh's re-publish of a volume our publish recorded (addressRefresh.ts).
  * Everything a publish established — the PV bound to its claim, the Listener, the labels,
  * the Pod's volume name — holds for the life of the volume (a PV in use cannot be deleted,
  * a Pod's volumes and node cannot change), so what changes on a new address is only the

@@ -2,7 +2,7 @@
  * The deadline of the call being served, as epoch milliseconds; +Infinity when the caller
  * set none. The CSI server provides it for each gRPC call (csi/server.ts, from grpc-js's
  * `call.getDeadline()`), so a program that waits — NodePublishVolume waiting for the
- * controller (publishWait.ts) — gives up in time to answer with its own error, instead of
+ * controller (listenerCatchUp.ts) — gives up in time to answer with its own error, instead of
  * being cut off by the transport with DEADLINE_EXCEEDED, which says nothing of why.
  */
 import { Context } from "effect"
