@@ -65,6 +65,7 @@ import { refuseClassOutsideNamespaces } from "./classNamespaceRule.ts"
 import type { ListenerIdentity } from "./ListenerView.ts"
 import { adoptListenerStatus, adoptService, dropsStatusKeys } from "../takeover/serviceAdoption.ts"
 import { currentGaps, learnGaps, wireStatus, withoutUndeclared } from "../takeover/StatusSchemaGaps.ts"
+import type { StatusSchemaGaps } from "../takeover/StatusSchemaGaps.ts"
 
 const refOfRaw = (raw: KubeObject): ListenerRef => ({
   namespace: raw.metadata.namespace ?? "",
@@ -146,7 +147,7 @@ const writeStatus = Effect.fn("reconcileListener.writeStatus")(function*(raw: Ku
     })
   // The API server may name one undeclared field per refusal: learn them one by one (a
   // status has only a few fields of its own, so this ends), then write what the CRD holds.
-  const attempt = (missing: ReadonlySet<string>, tries: number): Effect.Effect<Option.Option<KubeObject>, KubeApiError, EventRecorder> =>
+  const attempt = (missing: ReadonlySet<string>, tries: number): Effect.Effect<Option.Option<KubeObject>, KubeApiError, EventRecorder | StatusSchemaGaps> =>
     apply(missing).pipe(
       Effect.map(Option.some),
       Effect.catch((error) =>

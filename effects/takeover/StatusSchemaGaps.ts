@@ -26,9 +26,12 @@ export interface StatusSchemaGapsState {
 
 export const makeStatusSchemaGaps = (): StatusSchemaGapsState => ({ missing: new Map(), reported: false })
 
-export const StatusSchemaGaps = Context.Reference<StatusSchemaGapsState>("listener-operator/effects/StatusSchemaGaps", {
-  defaultValue: makeStatusSchemaGaps
-})
+/**
+ * What one Listener controller has learned about the installed CRD. No default: each
+ * controller provides its own (k8s/listenerController.ts), so nothing is shared across
+ * controllers or tests by accident.
+ */
+export class StatusSchemaGaps extends Context.Service<StatusSchemaGaps, StatusSchemaGapsState>()("listener-operator/effects/StatusSchemaGaps") {}
 
 const recheckAfter = Duration.minutes(10)
 

@@ -16,6 +16,7 @@ import { KubeApi } from "../../../effects/shared/KubeApi.ts"
 import type { KubeObject } from "../../../effects/shared/KubeApi.ts"
 import { ListenerView } from "../../../effects/controller/ListenerView.ts"
 import { runListenerReconcile } from "../../../effects/controller/reconcileListener.ts"
+import { makeStatusSchemaGaps, StatusSchemaGaps } from "../../../effects/takeover/StatusSchemaGaps.ts"
 import { listenerViewOf, makeListenerStores } from "../../../k8s/listenerCaches.ts"
 import { WatcherEvent } from "../../../k8s/runtime/watcher.ts"
 
@@ -61,8 +62,10 @@ export const makeHarness = (
       }
     })
 
-    const provide = <A, E>(effect: Effect.Effect<A, E, KubeApi | ListenerView | EventRecorder>) =>
+    const gaps = makeStatusSchemaGaps()
+    const provide = <A, E>(effect: Effect.Effect<A, E, KubeApi | ListenerView | EventRecorder | StatusSchemaGaps>) =>
       effect.pipe(
+        Effect.provideService(StatusSchemaGaps, gaps),
         Effect.provideService(KubeApi, api),
         Effect.provideService(ListenerView, view),
         Effect.provideService(EventRecorder, events)
