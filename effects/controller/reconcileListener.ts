@@ -36,11 +36,10 @@ import {
   rememberedNodePorts,
   renderHostname,
   serviceUpToDate,
-  statusUpToDate,
   templatedAddresses,
   withRememberedNodePorts
 } from "../../domain/listenerPlan/index.ts"
-import type { ListenerStatus, NodeInput, ServiceInput } from "../../domain/listenerPlan/index.ts"
+import type { NodeInput, ServiceInput } from "../../domain/listenerPlan/index.ts"
 import type { Listener } from "../../domain/listener.ts"
 import { Action } from "../shared/action.ts"
 import { EventRecorder } from "../shared/EventRecorder.ts"
@@ -63,9 +62,7 @@ import { ListenerSettings } from "../shared/ListenerSettings.ts"
 import { ListenerView } from "./ListenerView.ts"
 import { refuseClassOutsideNamespaces } from "./classNamespaceRule.ts"
 import type { ListenerIdentity } from "./ListenerView.ts"
-import { adoptListenerStatus, adoptService, dropsStatusKeys } from "../takeover/serviceAdoption.ts"
-import { currentGaps, learnGaps, wireStatus, withoutUndeclared } from "../takeover/StatusSchemaGaps.ts"
-import type { StatusSchemaGaps } from "../takeover/StatusSchemaGaps.ts"
+import { serviceAfterTakeover, statusCurrent, writeStatusTakingOver } from "../takeover/listenerTakeover.ts"
 
 const refOfRaw = (raw: KubeObject): ListenerRef => ({
   namespace: raw.metadata.namespace ?? "",
@@ -125,43 +122,6 @@ const decodeListener = (raw: KubeObject, ref: ListenerRef) =>
     }
     return { listener, identity: { namespace, name: listener.metadata.name, uid } satisfies ListenerIdentity }
   })
-
-/** Up to date as far as the installed CRD can hold it. */
-const statusCurrent = (status: ListenerStatus, liveStatus: unknown) =>
-  Effect.map(currentGaps, (missing) => statusUpToDate(withoutUndeclared(status, missing), liveStatus))
-
-/**
- * Apply the status, leaving out what the installed CRD does not declare (StatusSchemaGaps.ts):
- * a refusal that names undeclared fields is learned and the write is retried without them.
- */
-const writeStatus = Effect.fn("reconcileListener.writeStatus")(function*(raw: KubeObject, status: ListenerStatus) {
-  const api = yield* KubeApi
-  const view = yield* ListenerView
-  const { fieldManager } = yield* ListenerSettings
-  const metadata = { name: raw.metadata.name!, namespace: raw.metadata.namespace! }
-  if (dropsStatusKeys(status, raw["status"])) yield* adoptListenerStatus(metadata)
-  const apply = (missing: ReadonlySet<string>) =>
-    api.applyStatus(Kinds.Listener, { apiVersion: LISTENER_API_VERSION, kind: "Listener", metadata, status: wireStatus(status, missing) }, {
-      fieldManager,
-      force: true
-    })
-  // The API server may name one undeclared field per refusal: learn them one by one (a
-  // status has only a few fields of its own, so this ends), then write what the CRD holds.
-  const attempt = (missing: ReadonlySet<string>, tries: number): Effect.Effect<Option.Option<KubeObject>, KubeApiError, EventRecorder | StatusSchemaGaps> =>
-    apply(missing).pipe(
-      Effect.map(Option.some),
-      Effect.catch((error) =>
-        Effect.gen(function*() {
-          if (tries <= 0 || !(yield* learnGaps(error, missing))) return yield* Effect.fail(error)
-          // Without the undeclared fields there may be nothing left to change.
-          if (yield* statusCurrent(status, raw["status"])) return Option.none<KubeObject>()
-          return yield* attempt(yield* currentGaps, tries - 1)
-        })
-      )
-    )
-  const written = yield* attempt(yield* currentGaps, 4)
-  if (Option.isSome(written)) yield* view.written(written.value)
-})
 
 /** The addresses' inputs for a NodePort Listener: its backing nodes, as far as the cache knows them. */
 const backingNodes = Effect.fn("reconcileListener.backingNodes")(function*(identity: ListenerIdentity, serviceName: string) {
@@ -234,11 +194,7 @@ export const reconcileListener = Effect.fn("reconcileListener")(function*(raw: K
     remembered
   )
   // A Service someone else applied before us (the upstream operator): take its fields over first.
-  const adopted = Option.isSome(cached) && !serviceUpToDate(desired, cached.value)
-    ? yield* adoptService(desired, cached.value).pipe(Effect.mapError(apiFailure(ref, "AdoptService")))
-    : Option.none()
-  if (Option.isSome(adopted)) yield* view.written(adopted.value.written)
-  const current = Option.isSome(adopted) ? Option.some(adopted.value.written) : cached
+  const current = yield* serviceAfterTakeover(desired, cached).pipe(Effect.mapError(apiFailure(ref, "AdoptService")))
   let service: KubeObject
   if (Option.isSome(current) && serviceUpToDate(desired, current.value)) {
     service = current.value
@@ -303,7 +259,7 @@ export const reconcileListener = Effect.fn("reconcileListener")(function*(raw: K
     now: yield* nowTimestamp
   })
   if (!(yield* statusCurrent(status, raw["status"]))) {
-    yield* writeStatus(raw, status).pipe(Effect.mapError(apiFailure(ref, "WriteStatus")))
+    yield* writeStatusTakingOver(raw, status).pipe(Effect.mapError(apiFailure(ref, "WriteStatus")))
     // Reported with the status change that names them, not on every reconcile.
     yield* reportRefusedOverrides(nodes)
   }
@@ -343,7 +299,7 @@ export const listenerErrorPolicy = Effect.fn("listenerErrorPolicy")(function*(ra
     // Already reported (e.g. a resync of a still-broken Listener): send nothing.
     if (!(yield* statusCurrent(status, raw["status"]))) {
       yield* recordEvent
-      const written = yield* Effect.result(writeStatus(raw, status))
+      const written = yield* Effect.result(writeStatusTakingOver(raw, status))
       if (Result.isFailure(written)) {
         yield* Effect.logWarning(`could not report ${error._tag} on the Listener: ${written.failure.message}`)
         return Action.retryWithBackoff
