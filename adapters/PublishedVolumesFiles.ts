@@ -1,17 +1,11 @@
 /**
- * The node role's published-volume records (effects/node/PublishedVolumes.ts) as small JSON
- * files in a state directory beside the CSI socket (a host path in the chart), so a
- * restarted plugin still knows the volumes published before it; a record goes when its
- * volume is unpublished. The files are read once, when the plugin starts; after that the
- * records are served from memory — the plugin is the directory's only writer, and a
- * refresh pass, one per watch event, lists them all (re-reading every file on each pass
- * cost a node with 200 volumes 200 file reads per Listener event, issue 21).
- *
- * Each file is decoded (`decodePublishedRecord`). One that is not a record — corrupt,
- * truncated, or written by something else — is reported with what is wrong and removed:
- * its volume is recorded again from its target on disk at start (takeover/adoptNodeVolumes.ts)
- * and re-published by the refresh when its addresses changed, or by the kubelet's next
- * publish of it.
+ * The node role's published-volume records (effects/node/PublishedVolumes.ts) as JSON files
+ * in a state directory beside the CSI socket (a host path in the chart), so a restarted
+ * plugin still knows the volumes published before it. The files are read once, at start;
+ * then the records are served from memory — the plugin is the directory's only writer, and
+ * re-reading every file per refresh pass cost 200 reads per Listener event (issue 21).
+ * A file that is not a record (cut off, or another program's) is reported and removed; its
+ * volume is recorded again from its target at start (effects/takeover/adoptNodeVolumes.ts).
  */
 import { Effect, Layer } from "effect"
 import { fingerprint } from "../domain/listenerPlan/json.ts"

@@ -35,7 +35,7 @@ export const PublishedRecord = Schema.Struct({
   addresses: Schema.Array(ListenerIngress),
   /**
    * The Pod volume's entry in its PodListeners, as our publish wrote it: a refresh then
-   * rewrites only that entry and the tree (republishVolume.ts). Absent in records of
+   * rewrites only that entry and the tree (addressRefresh.ts). Absent in records of
    * volumes found on disk (takeover/adoptNodeVolumes.ts) and of earlier versions: those
    * take the whole publish once.
    */

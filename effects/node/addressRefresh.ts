@@ -10,7 +10,7 @@
  * class or the Node. A pass reads the Listener, its class and the Node from the caches (no
  * request), recomputes the addresses as NodePublishVolume would, and re-publishes only the
  * volumes whose addresses differ: the Pod's PodListeners entry and the tree, 2 requests per
- * volume (republishVolume.ts). A safety
+ * volume (`rewriteAddresses`). A safety
  * resync re-checks every volume from the caches now and then, again without a request.
  * Without caches (`NodeView.uncached`: tests, tools) a pass reads the API instead.
  *
@@ -37,9 +37,11 @@ import type { NodeViewChange } from "./NodeView.ts"
 import { relabelListener } from "./listenerNodeLabel.ts"
 import { PublishedVolumes } from "./PublishedVolumes.ts"
 import type { PublishedRecord } from "./PublishedVolumes.ts"
-import { addressesForPod } from "./publishSteps.ts"
+import type { ListenerIngress } from "../../domain/listener.ts"
+import { mergePodListenerEntry } from "../shared/podListenersRecord.ts"
+import { addressesForPod, livePodUid, loadPod, planTreeOf } from "./publishSteps.ts"
 import { publishVolume } from "./publishVolume.ts"
-import { republishVolume } from "./republishVolume.ts"
+import { writeVolumeTree } from "./writeVolumeTree.ts"
 import type { VolumeFs } from "../shared/VolumeFs.ts"
 import { TargetLocks } from "./TargetLocks.ts"
 import { decodeObject } from "../shared/volumeObjects.ts"
@@ -92,15 +94,36 @@ type TargetRefresh = "republished" | "forgotten" | "unchanged"
 type CurrentAddresses = Effect.Success<ReturnType<typeof addressesForPod>>
 
 /**
+ * The re-publish of a volume our publish recorded. Everything a publish established — the
+ * PV bound to its claim, the Listener, the labels, the Pod's volume name — holds for the
+ * life of the volume (a PV in use cannot be deleted, a Pod's volumes and node cannot
+ * change), so what changes on a new address is only the Pod's PodListeners entry and the
+ * tree: 2 requests per volume (GET Pod, PATCH PodListeners) instead of a publish's 5. The
+ * Pod is read fresh: one replaced under the same name, or on its way out, is not refreshed.
+ */
+const rewriteAddresses = Effect.fn("rewriteAddresses")(function*(
+  record: PublishedRecord,
+  podVolume: NonNullable<PublishedRecord["podVolume"]>,
+  addresses: ReadonlyArray<ListenerIngress>
+) {
+  const { request, listener } = record
+  const podUid = yield* livePodUid(request, yield* loadPod(request.pod))
+  const tree = yield* planTreeOf(listener, addresses)
+  yield* mergePodListenerEntry(request.pod.namespace, podUid, podVolume.name, { scope: podVolume.scope, ingressAddresses: addresses })
+  yield* writeVolumeTree(request.targetPath, tree.entries)
+  return { podVolumeName: podVolume.name, scope: podVolume.scope, addresses }
+})
+
+/**
  * Only the PodListeners entry and the tree when the record knows the Pod's volume and the
- * scope stays (republishVolume.ts); else — a record found on disk, a Listener whose class
+ * scope stays (`rewriteAddresses`); else — a record found on disk, a Listener whose class
  * changed its scope, a PodListeners object someone deleted — the whole publish, which
  * re-creates what is missing.
  */
 const republish = (record: PublishedRecord, current: CurrentAddresses) => {
   const podVolume = record.podVolume
   if (podVolume === undefined || podVolume.scope !== current.scope) return publishVolume(record.request)
-  return republishVolume(record, podVolume, current.addresses).pipe(
+  return rewriteAddresses(record, podVolume, current.addresses).pipe(
     Effect.catchIf(
       (error) => error._tag === "VolumeApiStepFailed" && error.kind === Kinds.PodListeners.kind && error.cause.reason === "NotFound",
       () => publishVolume(record.request)

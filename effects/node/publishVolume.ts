@@ -1,9 +1,6 @@
 /**
- * NodePublishVolume (SPEC §4 "Node service"): its seven steps — load the PV, its PVC and
- * the Pod; find or create the Listener; label the PV and the Pod; pick this Pod's
- * addresses; record them in the Pod's PodListeners; write the volume's file tree — over
- * the steps of publishSteps.ts. Every step converges: publishing the same volume again
- * (kubelet retry, node restart) writes nothing that is already right.
+ * NodePublishVolume (SPEC §4 "Node service") in seven steps over publishSteps.ts; each
+ * converges: publishing the same volume again writes nothing that is already right.
  */
 import { Effect } from "effect"
 import { CsiContextKeys, mountLabelKey, PV_LABEL_LISTENER_NAME, PV_LABEL_LISTENER_NAMESPACE } from "../../domain/constants.ts"

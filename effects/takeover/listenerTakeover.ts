@@ -1,16 +1,8 @@
 /**
- * Taking over, in one module the Listener reconcile calls at its two writes — from a
- * predecessor operator (the upstream listener-operator: serviceAdoption.ts) and from a CRD
- * older than this build (StatusSchemaGaps.ts):
- *
- * - `serviceAfterTakeover`: before the Service is compared and applied, a Service a
- *   predecessor applied is handed over to us (one GET and one JSON patch, once);
- * - `writeStatusTakingOver`: the status write, after handing over a predecessor's status
- *   ownership when the write would drop a key, and leaving out the fields the installed
- *   CRD does not declare (learned from the refusal, then retried without them);
- * - `statusCurrent`: whether the status is up to date as far as that CRD can hold it.
- *
- * The everyday reconcile — our own Service, our own CRD — passes through without a request.
+ * Taking over from a predecessor operator (serviceAdoption.ts) and from a CRD older than
+ * this build (StatusSchemaGaps.ts), in one module the Listener reconcile calls at its two
+ * writes, the Service's and the status'. The everyday reconcile — our own Service, our own
+ * CRD — passes through without a request.
  */
 import { Effect, Option } from "effect"
 import { LISTENER_API_VERSION } from "../../domain/constants.ts"

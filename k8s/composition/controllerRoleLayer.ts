@@ -1,8 +1,4 @@
-/**
- * The production composition root of the controller role: its program
- * (k8s/roles/controllerRole.ts) with Events written through the Kubernetes API.
- * `run controller` launches it over the real API server.
- */
+/** The controller role's production composition root: its program (k8s/roles/controllerRole.ts) over the real adapters. */
 import { Layer } from "effect"
 import { EventRecorderKube } from "../../adapters/EventRecorderKube.ts"
 import type { KubeApi } from "../../effects/shared/KubeApi.ts"

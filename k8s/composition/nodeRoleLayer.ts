@@ -1,9 +1,4 @@
-/**
- * The production composition root of the node role: the node role's program
- * (k8s/roles/nodeRole.ts) over the real volume filesystem, published-volume records kept
- * as files beside the CSI socket, and Events written through the Kubernetes API. `run node`
- * launches it; the in-memory demo composes the same program over in-memory adapters.
- */
+/** The node role's production composition root: its program (k8s/roles/nodeRole.ts) over the real adapters. */
 import { dirname, join } from "node:path"
 import { Layer } from "effect"
 import { EventRecorderKube } from "../../adapters/EventRecorderKube.ts"
@@ -15,10 +10,7 @@ import { NODE_REPORTING_CONTROLLER, nodeRole } from "../roles/nodeRole.ts"
 import type { NodeRoleConfig } from "../roles/nodeRole.ts"
 import type { NodeRoleError } from "../roles/roleErrors.ts"
 
-/**
- * `published-volumes/<node>` beside the CSI socket: a host path in the chart, so it
- * outlives the container (per node, for test clusters whose plugins share a directory).
- */
+/** `published-volumes/<node>` beside the CSI socket: a host path in the chart, so it outlives the container. */
 const defaultStateDir = (csiEndpoint: string, nodeName: string): string =>
   join(dirname(csiEndpoint.startsWith("unix://") ? csiEndpoint.slice("unix://".length) : csiEndpoint), "published-volumes", nodeName)
 
