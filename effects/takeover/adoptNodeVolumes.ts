@@ -13,7 +13,8 @@
  * rewrites it only when they change; the writer converts a plain tree in place,
  * writeVolumeTree.ts). Nothing on disk is touched here.
  */
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
+import { decodeWith } from "../../domain/decode.ts"
 import { CsiContextKeys, PV_LABEL_LISTENER_NAME, PV_LABEL_LISTENER_NAMESPACE } from "../../domain/constants.ts"
 import { Kinds } from "../../domain/kinds.ts"
 import type { ListenerIngress } from "../../domain/listenerPlan/inputs.ts"
@@ -35,18 +36,11 @@ interface FoundTarget {
 
 const listOr = (path: string) => VolumeFs.use((fs) => fs.readDir(path).pipe(Effect.orElseSucceed((): ReadonlyArray<string> => [])))
 
-const readJson = (path: string) =>
-  VolumeFs.use((fs) =>
-    fs.readFile(path).pipe(
-      Effect.map((text): unknown => {
-        try {
-          return JSON.parse(text)
-        } catch {
-          return undefined
-        }
-      }),
-      Effect.orElseSucceed((): unknown => undefined)
-    ))
+/** The kubelet's bookkeeping of a CSI volume: which driver, which volume handle. */
+const decodeVolData = decodeWith("vol_data.json", Schema.fromJsonString(Schema.Struct({ driverName: Schema.String, volumeHandle: Schema.String })))
+
+/** A volume's vol_data.json; none if it is missing or not the kubelet's (another program's volume). */
+const readVolData = (path: string) => VolumeFs.use((fs) => fs.readFile(path).pipe(Effect.flatMap(decodeVolData), Effect.option))
 
 /** Our driver's volumes of every Pod on this node that have no record yet. */
 const findTargets = (podsDir: string, driverName: string, known: ReadonlySet<string>) =>
@@ -56,10 +50,9 @@ const findTargets = (podsDir: string, driverName: string, known: ReadonlySet<str
     for (const podUid of yield* listOr(podsDir)) {
       const volumesDir = `${podsDir}/${podUid}/${CSI_VOLUMES}`
       for (const volume of yield* listOr(volumesDir)) {
-        const data = yield* readJson(`${volumesDir}/${volume}/vol_data.json`)
-        if (typeof data !== "object" || data === null) continue
-        const { driverName: driver, volumeHandle } = data as { driverName?: unknown; volumeHandle?: unknown }
-        if (driver !== driverName || typeof volumeHandle !== "string") continue
+        const data = yield* readVolData(`${volumesDir}/${volume}/vol_data.json`)
+        if (Option.isNone(data) || data.value.driverName !== driverName) continue
+        const { volumeHandle } = data.value
         const targetPath = `${volumesDir}/${volume}/mount`
         if (known.has(targetPath)) continue
         if ((yield* fs.entryType(targetPath).pipe(Effect.orElseSucceed(() => undefined))) !== "directory") continue
