@@ -1,6 +1,6 @@
 /**
  * The steps of a publish (SPEC §4 "Node service"), in one module that NodePublishVolume
- * (publishVolume.ts), the address refresh's re-publish (republishVolume.ts) and the
+ * (publishVolume.ts), the address refresh's re-publish (`rewriteAddresses`) and the
  * refresh itself (addressRefresh.ts) use: load the PV, its PVC and the Pod; label the PV
  * and the Pod; pick this Pod's addresses; plan its file tree. Every step converges:
  * publishing the same volume again (kubelet retry, node restart) writes nothing that is
