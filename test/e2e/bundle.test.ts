@@ -104,7 +104,7 @@ test("`--help` loads no role, no Kubernetes client and no gRPC", () => {
 })
 
 test("`run controller` serves CSI without a .proto parser and probes without an HTTP framework", () => {
-  const loaded = loadedBy(["main.js", chunk("cli-"), chunk("controllerRole-"), chunk("KubeApiHttp-"), chunk("probes-")])
+  const loaded = loadedBy(["main.js", chunk("cli-"), chunk("controllerRoleLayer-"), chunk("KubeApiHttp-"), chunk("probes-")])
   assert.ok([...loaded].some((file) => file.endsWith("csi/controllerService.ts")), "sanity: the controller service is loaded")
   for (const forbidden of [...NO_PROTO_PARSER, "node_modules/@kubernetes/client-node/", "node_modules/ws/", "NodeHttpServer", "demo/", "test/"]) {
     assert.deepEqual([...loaded].filter((file) => file.includes(forbidden)), [], `run controller must not load ${forbidden}`)
