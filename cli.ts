@@ -14,7 +14,7 @@ import { Command, Flag, GlobalFlag } from "effect/cli"
 import type { LogLevel } from "effect/LogLevel"
 import { OPERATOR_VERSION } from "./adapters/version.ts"
 import { DEFAULT_CLUSTER_DOMAIN, DEFAULT_LISTENER_CLASS_PRESET, LISTENER_CLASS_PRESETS } from "./domain/constants.ts"
-import type { KubeApi } from "./effects/KubeApi.ts"
+import type { KubeApi } from "./effects/shared/KubeApi.ts"
 import { cliServicesLayer } from "./k8s/operability/cliServices.ts"
 import { LOG_FORMATS, logFormatConfig, logLevelConfig, logLevelOf, sinksLoggingLayer } from "./k8s/operability/logging.ts"
 import { logSinks } from "./k8s/operability/operatorSettings.ts"
@@ -199,7 +199,7 @@ const runController = Command.make("controller", {
   probePort,
   ...upstreamFlags
 }, (flags) =>
-  launchRole(async () => (await import("./k8s/roles/controllerRole.ts")).controllerRoleLayer({
+  launchRole(async () => (await import("./k8s/composition/controllerRoleLayer.ts")).controllerRoleLayer({
     csiEndpoint: flags.csiEndpoint,
     clusterDomain: flags.clusterDomain,
     preset: flags.preset,
@@ -253,7 +253,7 @@ const runNode = Command.make("node", {
   probePort,
   ...upstreamFlags
 }, (flags) =>
-  launchRole(async () => (await import("./k8s/roles/nodeRole.ts")).nodeRoleLayer({
+  launchRole(async () => (await import("./k8s/composition/nodeRoleLayer.ts")).nodeRoleLayer({
     csiEndpoint: flags.csiEndpoint,
     nodeName: flags.nodeName,
     vendorVersion: VERSION,

@@ -17,7 +17,7 @@
  *   At most `maxTrackedObjects` buckets are kept, without forgetting a spent budget
  *   (events/objectBudgets.ts says how).
  *
- * Records of one series are serialised (effects/keyedLock.ts): reading the bookkeeping and
+ * Records of one series are serialised (effects/shared/keyedLock.ts): reading the bookkeeping and
  * the write it decides on are one step, so concurrent records of one Event — a Pod and its
  * retries on several gRPC streams — create one Event and count the rest in its series.
  *
@@ -25,10 +25,10 @@
  */
 import { Clock, Duration, Effect, Layer, Ref, Schedule } from "effect"
 import { Kinds } from "../domain/kinds.ts"
-import { EventRecorder } from "../effects/EventRecorder.ts"
-import type { EventRecord } from "../effects/EventRecorder.ts"
-import { KubeApi } from "../effects/KubeApi.ts"
-import { makeKeyedLock } from "../effects/keyedLock.ts"
+import { EventRecorder } from "../effects/shared/EventRecorder.ts"
+import type { EventRecord } from "../effects/shared/EventRecorder.ts"
+import { KubeApi } from "../effects/shared/KubeApi.ts"
+import { makeKeyedLock } from "../effects/shared/keyedLock.ts"
 import { makeObjectBudgets } from "./events/objectBudgets.ts"
 
 export interface EventRecorderKubeOptions {

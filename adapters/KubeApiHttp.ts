@@ -13,7 +13,7 @@
 import type { KubeConfig } from "@kubernetes/client-node"
 import { Context, Effect, Layer } from "effect"
 import type { Scope } from "effect"
-import { KubeApi } from "../effects/KubeApi.ts"
+import { KubeApi } from "../effects/shared/KubeApi.ts"
 import { connectionOf, kubeConfigFromDefault, kubeConfigFromFile, kubeConfigInCluster } from "./http/kubeconfig.ts"
 import type { ClusterConnection, KubeConfigError } from "./http/kubeconfig.ts"
 import { lightConnection } from "./http/kubeconfigLight.ts"

@@ -6,8 +6,8 @@
  * errno-style failures of the real filesystem. `dump` renders a tree for assertions.
  */
 import { Context, Effect, Layer } from "effect"
-import { VolumeFs, VolumeFsError } from "../effects/VolumeFs.ts"
-import type { EntryType, VolumeFsErrorReason } from "../effects/VolumeFs.ts"
+import { VolumeFs, VolumeFsError } from "../effects/shared/VolumeFs.ts"
+import type { EntryType, VolumeFsErrorReason } from "../effects/shared/VolumeFs.ts"
 
 type FsNode =
   | { readonly type: "file"; contents: string }

@@ -5,8 +5,8 @@
  */
 import { Effect, Layer } from "effect"
 import * as fs from "node:fs/promises"
-import { VolumeFs, VolumeFsError } from "../effects/VolumeFs.ts"
-import type { EntryType, VolumeFsErrorReason } from "../effects/VolumeFs.ts"
+import { VolumeFs, VolumeFsError } from "../effects/shared/VolumeFs.ts"
+import type { EntryType, VolumeFsErrorReason } from "../effects/shared/VolumeFs.ts"
 
 /** errno code → port reason. */
 export const reasonOf = (code: unknown): VolumeFsErrorReason => {

@@ -11,10 +11,10 @@
 import { Context } from "effect"
 import type { Effect } from "effect"
 import type { UnsafeVolumeEntry } from "../domain/volumeTree.ts"
-import type { KubeApiError } from "../effects/KubeApi.ts"
-import type { ListenerSelection } from "../effects/listenerSelection.ts"
-import type { VolumeError } from "../effects/volumeErrors.ts"
-import type { VolumeFsError } from "../effects/VolumeFs.ts"
+import type { KubeApiError } from "../effects/shared/KubeApi.ts"
+import type { ListenerSelection } from "../effects/shared/listenerSelection.ts"
+import type { VolumeError } from "../effects/shared/volumeErrors.ts"
+import type { VolumeFsError } from "../effects/shared/VolumeFs.ts"
 import type { AccessModeName } from "./proto.ts"
 
 export type { ListenerSelection }
@@ -97,7 +97,7 @@ export interface UnpublishVolumeInput {
 // ---- Errors ---------------------------------------------------------------------------
 
 /**
- * Everything the programs may fail with: the step-named errors of `effects/volumeErrors.ts`
+ * Everything the programs may fail with: the step-named errors of `effects/shared/volumeErrors.ts`
  * plus raw port errors. `status.ts` must give every tag a gRPC code, or its `satisfies`
  * stops compiling.
  */

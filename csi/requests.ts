@@ -12,9 +12,9 @@
 import { Effect } from "effect"
 import { CsiContextKeys, PVC_ANNOTATION_LISTENER_CLASS, PVC_ANNOTATION_LISTENER_NAME } from "../domain/constants.ts"
 import { DNS_LABEL_PATTERN, isObjectName } from "../domain/fields.ts"
-import { listenerSelectionOf } from "../effects/listenerSelection.ts"
-import type { ListenerSelection } from "../effects/listenerSelection.ts"
-import { InlineVolumeUnsupported } from "../effects/volumeErrors.ts"
+import { listenerSelectionOf } from "../effects/shared/listenerSelection.ts"
+import type { ListenerSelection } from "../effects/shared/listenerSelection.ts"
+import { InlineVolumeUnsupported } from "../effects/shared/volumeErrors.ts"
 import { invalidRequest } from "./errors.ts"
 import type { InvalidRequest } from "./errors.ts"
 import type {

@@ -45,7 +45,7 @@ import type {
   ValidateVolumeCapabilitiesRequest,
   ValidateVolumeCapabilitiesResponse
 } from "./proto.ts"
-import { CallDeadline } from "../effects/CallDeadline.ts"
+import { CallDeadline } from "../effects/shared/CallDeadline.ts"
 import { csiMethod, unaryHandler } from "./grpc/methods.ts"
 import type { GrpcService } from "./grpcSocket.ts"
 import { serveOnSocket } from "./grpcSocket.ts"
@@ -168,7 +168,7 @@ const serveCall = <R>(
 ): Effect.Effect<void, never, R> =>
   Effect.flatMap(Clock.currentTimeMillis, (started) =>
     Effect.suspend(() => handler(request)).pipe(
-      // A handler that waits ends its wait in time to answer itself (effects/CallDeadline.ts).
+      // A handler that waits ends its wait in time to answer itself (effects/shared/CallDeadline.ts).
       Effect.provideService(CallDeadline, deadline),
       Effect.annotateLogs({ rpc: path }),
       Effect.onExit((exit) =>

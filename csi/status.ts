@@ -12,8 +12,8 @@
  * code here is a compile error.
  */
 import { status as GrpcStatus } from "@grpc/grpc-js"
-import type { KubeApiError, KubeApiErrorReason } from "../effects/KubeApi.ts"
-import type { VolumeApiStepFailed } from "../effects/volumeErrors.ts"
+import type { KubeApiError, KubeApiErrorReason } from "../effects/shared/KubeApi.ts"
+import type { VolumeApiStepFailed } from "../effects/shared/volumeErrors.ts"
 import type { InvalidRequest, VolumeNotFound } from "./errors.ts"
 import type { ProgramError } from "./programs.ts"
 
@@ -33,7 +33,7 @@ export const statusByTag = {
   // The edge's own.
   InvalidRequest: GrpcStatus.INVALID_ARGUMENT,
   VolumeNotFound: GrpcStatus.NOT_FOUND,
-  // The programs' (effects/volumeErrors.ts). A bad volume request or context:
+  // The programs' (effects/shared/volumeErrors.ts). A bad volume request or context:
   VolumeParameterMissing: GrpcStatus.INVALID_ARGUMENT,
   ListenerSelectionInvalid: GrpcStatus.INVALID_ARGUMENT,
   PinningTopologyMissing: GrpcStatus.INVALID_ARGUMENT,

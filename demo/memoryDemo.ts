@@ -2,8 +2,9 @@
  * `listener-operator demo` (default): the operator working within seconds, with no Go
  * toolchain and no cluster — the in-memory Kubernetes API (adapters/KubeApiMemory.ts)
  * and filesystem (adapters/VolumeFsMemory.ts). The Listener controller and the presets
- * run as in `run controller`; the CSI programs run as the node and controller services
- * run them. The in-memory cluster has no scheduler, StatefulSet controller, csi-provisioner
+ * run as in `run controller`; each node runs the node role's own plugin (k8s/roles/nodeRole.ts:
+ * target locks, published-volume records, the watch-driven address refresh) over in-memory
+ * adapters, as `run node` runs it over the real ones. The in-memory cluster has no scheduler, StatefulSet controller, csi-provisioner
  * or kubelet, so this file plays their part in a few plain steps: create each replica's PVC
  * and Pod, pick a node, provision the volume (CreateVolume with that node as the preferred
  * topology), bind it, and publish it (NodePublishVolume into an in-memory target).
@@ -15,21 +16,22 @@
 import { appendFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Effect, Fiber, Layer, Logger, References, Schedule } from "effect"
+import { Context, Effect, Fiber, Layer, Logger, References, Schedule } from "effect"
 import { EventRecorderKube } from "../adapters/EventRecorderKube.ts"
 import { KubeApiMemory } from "../adapters/KubeApiMemory.ts"
 import { VolumeFsMemory } from "../adapters/VolumeFsMemory.ts"
 import { CSI_DRIVER_NAME, STORAGE_CLASS_NAME, TOPOLOGY_KEY_HOSTNAME } from "../domain/constants.ts"
 import { Kinds } from "../domain/kinds.ts"
-import { KubeApi } from "../effects/KubeApi.ts"
-import type { KubeObject } from "../effects/KubeApi.ts"
-import { listenerSelectionOf } from "../effects/listenerSelection.ts"
-import { applyPresets } from "../effects/presets.ts"
-import { provisionVolume } from "../effects/provisionVolume.ts"
-import { publishVolume } from "../effects/publishVolume.ts"
-import { unpublishVolume } from "../effects/unpublishVolume.ts"
-import { VolumeFs } from "../effects/VolumeFs.ts"
+import { KubeApi } from "../effects/shared/KubeApi.ts"
+import type { KubeObject } from "../effects/shared/KubeApi.ts"
+import { listenerSelectionOf } from "../effects/shared/listenerSelection.ts"
+import { applyPresets } from "../effects/controller/presets.ts"
+import { provisionVolume } from "../effects/provisioner/provisionVolume.ts"
+import { PublishedVolumes } from "../effects/node/PublishedVolumes.ts"
+import { VolumeFs } from "../effects/shared/VolumeFs.ts"
+import { VolumePublisher } from "../csi/programs.ts"
 import { runListenerController } from "../k8s/listenerController.ts"
+import { nodePluginLayer } from "../k8s/roles/nodeRole.ts"
 
 const NAMESPACE = "demo"
 const NODES = [
@@ -79,8 +81,21 @@ const seedNodes = Effect.gen(function*() {
   yield* api.create(Kinds.Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name: NAMESPACE } })
 })
 
+/** Each node's plugin, the node role's own, by node name. */
+type NodePlugins = ReadonlyMap<string, VolumePublisher["Service"]>
+
+/** The node role's plugin for every node, over the in-memory API and filesystem (closed with the story's scope). */
+const startNodePlugins = Effect.gen(function*() {
+  const plugins = new Map<string, VolumePublisher["Service"]>()
+  for (const node of NODES) {
+    const plugin = nodePluginLayer({ nodeName: node.name }).pipe(Layer.provide(Layer.fresh(PublishedVolumes.layerMemory)))
+    plugins.set(node.name, Context.get(yield* Layer.build(plugin), VolumePublisher))
+  }
+  return plugins as NodePlugins
+})
+
 /** The scheduler, csi-provisioner and kubelet steps for one replica on `node`. */
-const startReplica = (name: string, node: string) =>
+const startReplica = (plugins: NodePlugins, name: string, node: string) =>
   Effect.gen(function*() {
     const api = yield* KubeApi
     const fs = yield* VolumeFs
@@ -142,7 +157,16 @@ const startReplica = (name: string, node: string) =>
     }
     const listener = listenerSelectionOf(volumeContext, "volume context")
     if (listener._tag === "ListenerSelectionInvalid") return yield* Effect.die(new Error(listener.message))
-    yield* publishVolume({ volumeId: volumeName, targetPath, pod: { namespace: NAMESPACE, name, uid: pod.metadata.uid }, listener, volumeContext }).pipe(
+    const publish = plugins.get(node)!.publish({
+      volumeId: volumeName,
+      targetPath,
+      readonly: false,
+      capability: { accessMode: "MULTI_NODE_MULTI_WRITER", fsType: "", mountFlags: [] },
+      pod: { namespace: NAMESPACE, name, uid: pod.metadata.uid },
+      listener,
+      volumeContext
+    })
+    yield* publish.pipe(
       Effect.retry(Schedule.spaced("100 millis").pipe(Schedule.upTo({ times: 100 })))
     )
     return { pod, node, targetPath } satisfies Replica
@@ -167,13 +191,14 @@ const story = (say: (line: string) => void) =>
   Effect.gen(function*() {
     const api = yield* KubeApi
     yield* seedNodes
+    const plugins = yield* startNodePlugins
     const presets = yield* applyPresets("stable-nodes")
     say(`- the controller created the stable-nodes preset ListenerClasses: ${presets.created.join(", ")}`)
     const controller = yield* Effect.forkChild(runListenerController({}))
     say(`- 2 nodes: ${NODES.map((n) => `${n.name} (${n.addresses[0]!.address})`).join(", ")}`)
     say(`- StatefulSet kafka, 2 replicas, listener volume of class ${CLASS} (NodePort, pinned): PVC + Pod per replica, scheduled, provisioned, published`)
     const replicas: Replica[] = []
-    for (const [index, name] of REPLICAS.entries()) replicas.push(yield* startReplica(name, yield* nodeFor(name, index)))
+    for (const [index, name] of REPLICAS.entries()) replicas.push(yield* startReplica(plugins, name, yield* nodeFor(name, index)))
     const rows: string[][] = []
     for (const replica of replicas) {
       const volume = yield* readVolume(replica.targetPath)
@@ -188,10 +213,10 @@ const story = (say: (line: string) => void) =>
     }
     const victim = replicas[0]!
     say(`- deleting ${victim.pod.metadata.name}: the kubelet unpublishes, the StatefulSet recreates it; its volume is pinned to ${victim.node}`)
-    yield* unpublishVolume({ volumeId: victim.targetPath.split("/").at(-2)!, targetPath: victim.targetPath })
+    yield* plugins.get(victim.node)!.unpublish({ volumeId: victim.targetPath.split("/").at(-2)!, targetPath: victim.targetPath })
     // Grace period 0: the kubelet has stopped the containers, the Pod object goes at once.
     yield* api.delete(Kinds.Pod, { namespace: NAMESPACE, name: victim.pod.metadata.name! }, { gracePeriodSeconds: 0 })
-    const back = yield* startReplica(victim.pod.metadata.name!, yield* nodeFor(victim.pod.metadata.name!, 0))
+    const back = yield* startReplica(plugins, victim.pod.metadata.name!, yield* nodeFor(victim.pod.metadata.name!, 0))
     const again = yield* readVolume(back.targetPath)
     say(`- ${back.pod.metadata.name} is back on ${back.node} and reads the same address: ${again.defaultAddress}`)
     rows[0] = [back.pod.metadata.name!, back.node, again.defaultAddress, rows[0]![3]!]
@@ -229,7 +254,7 @@ export const runMemoryDemo = (options: DemoOptions): Effect.Effect<void, unknown
   const events = EventRecorderKube.layer({ reportingController: "listeners.stackable.tech/listener-operator", reportingInstance: "demo" })
   return Effect.gen(function*() {
     const started = Date.now()
-    const rows = yield* story(options.say)
+    const rows = yield* Effect.scoped(story(options.say))
     options.say("")
     for (const line of table(["POD", "NODE", "ADDRESS", "PORTS"], rows)) options.say(line)
     options.say("")

@@ -12,6 +12,7 @@
  * Everything else — added versions, added fields, changed descriptions, a removed field
  * no object sets — is an upgrade the controller applies.
  */
+import { Schema } from "effect"
 
 /** The part of an OpenAPI v3 schema node that declares fields. */
 export interface SchemaNode {
@@ -34,6 +35,27 @@ export interface CrdShape {
   readonly spec: { readonly versions: ReadonlyArray<CrdVersionShape> }
   readonly status?: { readonly storedVersions?: ReadonlyArray<string> | undefined } | undefined
 }
+
+const SchemaNodeSchema: Schema.Codec<SchemaNode> = Schema.Struct({
+  properties: Schema.optional(Schema.Record(Schema.String, Schema.suspend((): Schema.Codec<SchemaNode> => SchemaNodeSchema))),
+  items: Schema.optional(Schema.suspend((): Schema.Codec<SchemaNode> => SchemaNodeSchema)),
+  additionalProperties: Schema.optional(Schema.Union([Schema.Boolean, Schema.suspend((): Schema.Codec<SchemaNode> => SchemaNodeSchema)])),
+  "x-kubernetes-preserve-unknown-fields": Schema.optional(Schema.Boolean)
+})
+
+/** What of a live CRD the comparison reads, as a Schema: a live CRD is decoded, not cast. */
+export const CrdShapeSchema: Schema.Codec<CrdShape> = Schema.Struct({
+  metadata: Schema.Struct({ name: Schema.optional(Schema.String) }),
+  spec: Schema.Struct({
+    versions: Schema.Array(Schema.Struct({
+      name: Schema.String,
+      served: Schema.Boolean,
+      storage: Schema.Boolean,
+      schema: Schema.optional(Schema.Struct({ openAPIV3Schema: Schema.optional(SchemaNodeSchema) }))
+    }))
+  }),
+  status: Schema.optional(Schema.Struct({ storedVersions: Schema.optional(Schema.Array(Schema.String)) }))
+})
 
 /**
  * A field's place in a schema: property names, `[]` for "every item of this array" and

@@ -1,7 +1,7 @@
 /**
  * The label that marks a Listener as published on a node: the node plugin of that node puts
  * it on every Listener one of its volumes uses, and watches only the Listeners that carry
- * it (effects/NodeView.ts) — so a node learns of the changes to its own Listeners and no
+ * it (effects/node/NodeView.ts) — so a node learns of the changes to its own Listeners and no
  * others, and neither its watch nor its cache grows with the cluster.
  *
  * One key per node (`listeners.stackable.tech/on.<node>`), so that the nodes of a shared

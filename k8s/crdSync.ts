@@ -14,8 +14,9 @@
  *   the API server (no new resourceVersion, no write).
  * Only our own CRD names are ever read or written; no object is ever deleted.
  */
-import { Effect, Schedule } from "effect"
+import { Data, Effect, Schedule } from "effect"
 import {
+  CrdShapeSchema,
   fieldPathText,
   fieldsInUse,
   refusalMessage,
@@ -23,12 +24,14 @@ import {
   versionProblemsOf
 } from "../domain/crdCompatibility.ts"
 import type { CrdShape, CrdUpgradeProblem, ObjectIdentity } from "../domain/crdCompatibility.ts"
+import { decodeWith } from "../domain/decode.ts"
+import type { DecodeError } from "../domain/decode.ts"
 import { FieldManagers } from "../domain/constants.ts"
 import { apiVersionOf, Kinds } from "../domain/kinds.ts"
 import type { ResourceKind } from "../domain/kinds.ts"
-import { EventRecorder } from "../effects/EventRecorder.ts"
-import { getOption, isTransientReason, KubeApi, KubeApiError } from "../effects/KubeApi.ts"
-import type { KubeObject } from "../effects/KubeApi.ts"
+import { EventRecorder } from "../effects/shared/EventRecorder.ts"
+import { getOption, isTransientReason, KubeApi, KubeApiError } from "../effects/shared/KubeApi.ts"
+import type { KubeObject } from "../effects/shared/KubeApi.ts"
 import type { CustomResourceDefinition } from "./crds.ts"
 
 export type CrdSyncResult = "created" | "updated" | "unchanged" | "refused"
@@ -41,6 +44,11 @@ export interface CrdSyncOutcome {
 
 export const CRD_REFUSED_REASON = "CrdUpgradeRefused"
 
+/** A CRD we created did not become Established while we waited (about 30 seconds). */
+export class CrdNotEstablished extends Data.TaggedError("CrdNotEstablished")<{ readonly name: string; readonly message: string }> {}
+
+const decodeCrd = decodeWith(Kinds.CustomResourceDefinition.kind, CrdShapeSchema)
+
 const ESTABLISHED_WAIT = Schedule.spaced("200 millis").pipe(Schedule.upTo({ times: 150 }))
 
 const isEstablished = (crd: KubeObject): boolean =>
@@ -51,7 +59,7 @@ const waitEstablished = (name: string) =>
   Effect.gen(function*() {
     const api = yield* KubeApi
     const crd = yield* api.get(Kinds.CustomResourceDefinition, { name })
-    if (!isEstablished(crd)) return yield* Effect.fail(new Error(`CRD ${name} is not Established yet`))
+    if (!isEstablished(crd)) return yield* new CrdNotEstablished({ name, message: `CRD ${name} is not Established yet` })
   }).pipe(Effect.retry(ESTABLISHED_WAIT))
 
 /** The kind of `crd`'s objects in `version`, to list them. */
@@ -103,7 +111,7 @@ export const syncCrd = Effect.fn("syncCrd")(function*(desired: CustomResourceDef
   const name = desired.metadata.name
   const found = yield* getOption(api.get(Kinds.CustomResourceDefinition, { name }))
   if (found._tag === "None") {
-    yield* api.apply(Kinds.CustomResourceDefinition, desired as unknown as KubeObject, { fieldManager: FieldManagers.crds, force: true }).pipe(
+    yield* api.apply(Kinds.CustomResourceDefinition, { ...desired }, { fieldManager: FieldManagers.crds, force: true }).pipe(
       Effect.mapError((error) =>
         error.reason === "Forbidden"
           ? new KubeApiError({
@@ -119,7 +127,7 @@ export const syncCrd = Effect.fn("syncCrd")(function*(desired: CustomResourceDef
     return { name, result: "created", problems: [] } satisfies CrdSyncOutcome
   }
   const live = found.value
-  const liveShape = live as unknown as CrdShape
+  const liveShape: CrdShape = yield* decodeCrd(live)
   const removed = removedFieldsOfCrd(liveShape, desired)
   const objects = removed.length > 0 ? yield* objectsByVersion(liveShape, desired, new Set(removed.map((r) => r.version))) : new Map()
   const problems = [...versionProblemsOf(liveShape, desired), ...fieldsInUse(removed, (version) => objects.get(version))]
@@ -134,7 +142,10 @@ export const syncCrd = Effect.fn("syncCrd")(function*(desired: CustomResourceDef
   return { name, result, problems: [] } satisfies CrdSyncOutcome
 })
 
-const transient = (error: unknown): boolean => error instanceof KubeApiError && isTransientReason(error.reason)
+/** How syncing one CRD fails: the API, a CRD that never became Established, a live CRD that is not one. */
+export type CrdSyncError = KubeApiError | CrdNotEstablished | DecodeError
+
+const transient = (error: CrdSyncError): boolean => error._tag === "KubeApiError" && isTransientReason(error.reason)
 
 const RETRY = Schedule.min([Schedule.exponential("500 millis"), Schedule.spaced("30 seconds")]).pipe(Schedule.jittered)
 
@@ -149,7 +160,7 @@ export const syncCrds = (crds: ReadonlyArray<CustomResourceDefinition>) =>
     for (const crd of crds) {
       const outcome = yield* syncCrd(crd).pipe(
         Effect.tapError((error) =>
-          transient(error) ? Effect.logInfo(`syncing CRD ${crd.metadata.name} failed, retrying: ${String((error as Error).message)}`) : Effect.void
+          transient(error) ? Effect.logInfo(`syncing CRD ${crd.metadata.name} failed, retrying: ${error.message}`) : Effect.void
         ),
         Effect.retry({ schedule: RETRY, while: transient })
       )

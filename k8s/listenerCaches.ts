@@ -14,8 +14,8 @@ import { ENDPOINTSLICE_SERVICE_NAME_LABEL } from "../domain/core/endpointSlice.t
 import { endpointNodesOf, pinnedNodesOf } from "../domain/listenerPlan/backingNodes.ts"
 import { NODE_ADDRESS_ANNOTATION } from "../domain/listenerPlan/nodeAddresses.ts"
 import type { EndpointSliceInput, PersistentVolumeInput } from "../domain/listenerPlan/inputs.ts"
-import type { KubeObject } from "../effects/KubeApi.ts"
-import { ListenerView } from "../effects/ListenerView.ts"
+import type { KubeObject } from "../effects/shared/KubeApi.ts"
+import { ListenerView } from "../effects/controller/ListenerView.ts"
 import { Indexers, makeStore } from "./runtime/store.ts"
 import type { Indexer, Store, StoreWriter } from "./runtime/store.ts"
 

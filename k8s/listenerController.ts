@@ -28,12 +28,12 @@ import {
 import { ENDPOINTSLICE_SERVICE_NAME_LABEL } from "../domain/core/endpointSlice.ts"
 import { jsonEquals } from "../domain/listenerPlan/json.ts"
 import { NODE_ADDRESS_ANNOTATION } from "../domain/listenerPlan/nodeAddresses.ts"
-import type { EventRecorder } from "../effects/EventRecorder.ts"
-import type { KubeApi, KubeObject, ObjectRef } from "../effects/KubeApi.ts"
-import type { ListenerError } from "../effects/listenerErrors.ts"
-import { ListenerView } from "../effects/ListenerView.ts"
-import { listenerErrorPolicy, reconcileListener } from "../effects/reconcileListener.ts"
-import { makeStatusSchemaGaps, StatusSchemaGaps } from "../effects/statusSchemaGaps.ts"
+import type { EventRecorder } from "../effects/shared/EventRecorder.ts"
+import type { KubeApi, KubeObject, ObjectRef } from "../effects/shared/KubeApi.ts"
+import type { ListenerError } from "../effects/controller/listenerErrors.ts"
+import { ListenerView } from "../effects/controller/ListenerView.ts"
+import { listenerErrorPolicy, reconcileListener } from "../effects/controller/reconcileListener.ts"
+import { makeStatusSchemaGaps, StatusSchemaGaps } from "../effects/takeover/StatusSchemaGaps.ts"
 import { listenerCacheSpecs, ListenerIndex, listenerViewOf } from "./listenerCaches.ts"
 import type { ListenerCaches } from "./listenerCaches.ts"
 import { trackListenerReadiness } from "./listenerMetrics.ts"
@@ -121,7 +121,7 @@ export const makeListenerController = Effect.gen(function*() {
   // On every replica (the cache is warm on standbys too), for the whole life of the caches.
   yield* Effect.forkScoped(trackListenerReadiness(listeners, LISTENER_READINESS_SAMPLE_EVERY))
 
-  // What this controller learned about the installed CRD (statusSchemaGaps.ts) is its own.
+  // What this controller learned about the installed CRD (StatusSchemaGaps.ts) is its own.
   const gaps = makeStatusSchemaGaps()
   const withView = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     effect.pipe(Effect.provideService(ListenerView, view), Effect.provideService(StatusSchemaGaps, gaps))

@@ -9,7 +9,7 @@
  */
 import { Effect, Metric, Schedule } from "effect"
 import type { Duration } from "effect"
-import type { KubeObject } from "../effects/KubeApi.ts"
+import type { KubeObject } from "../effects/shared/KubeApi.ts"
 import type { Store } from "./runtime/store.ts"
 
 export const listenersByReadiness = Metric.gauge("listener_operator_listeners", {

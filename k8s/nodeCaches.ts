@@ -1,5 +1,5 @@
 /**
- * The node role's NodeView (effects/NodeView.ts) over the controller runtime's watcher and
+ * The node role's NodeView (effects/node/NodeView.ts) over the controller runtime's watcher and
  * store: three watches per node, whatever the number of volumes it publishes —
  *
  * - Listeners labelled `publishedOnNodeLabel(node)` (label selector): only the Listeners
@@ -20,8 +20,8 @@ import type { Scope } from "effect"
 import { Kinds } from "../domain/kinds.ts"
 import { jsonEquals } from "../domain/listenerPlan/json.ts"
 import { publishedOnNodeLabel } from "../domain/publishedOnNode.ts"
-import type { KubeApi, KubeObject } from "../effects/KubeApi.ts"
-import type { NodeViewChange, NodeViewShape } from "../effects/NodeView.ts"
+import type { KubeApi, KubeObject } from "../effects/shared/KubeApi.ts"
+import type { NodeViewChange, NodeViewShape } from "../effects/node/NodeView.ts"
 import { slimNode } from "./listenerCaches.ts"
 import { makeStore } from "./runtime/store.ts"
 import type { Change, StoreWriter } from "./runtime/store.ts"

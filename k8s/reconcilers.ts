@@ -9,8 +9,8 @@
  * interrupted (shutdown) the lease is released (k8s/runtime/leaderElection.ts).
  */
 import { Effect } from "effect"
-import type { EventRecorder } from "../effects/EventRecorder.ts"
-import type { KubeApi } from "../effects/KubeApi.ts"
+import type { EventRecorder } from "../effects/shared/EventRecorder.ts"
+import type { KubeApi } from "../effects/shared/KubeApi.ts"
 import { makeListenerController } from "./listenerController.ts"
 import type { ListenerControllerOptions } from "./listenerController.ts"
 import { makeNodeLossController } from "./nodeLossController.ts"

@@ -7,7 +7,7 @@
 import { Effect, Stream } from "effect"
 import { resourceKeyOf } from "../../domain/kinds.ts"
 import type { ResourceKind } from "../../domain/kinds.ts"
-import { KubeApi, withTypeMeta } from "../../effects/KubeApi.ts"
+import { KubeApi, withTypeMeta } from "../../effects/shared/KubeApi.ts"
 import type {
   ApplyOptions,
   DeleteOptions,
@@ -20,7 +20,7 @@ import type {
   WatchEvent,
   WatchOptions,
   WriteOptions
-} from "../../effects/KubeApi.ts"
+} from "../../effects/shared/KubeApi.ts"
 import { errorFromBadAnswer, errorFromBadArgument } from "./errors.ts"
 import type { RequestTarget } from "./errors.ts"
 import { collectionPath, objectPath, queryString } from "./paths.ts"

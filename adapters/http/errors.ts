@@ -3,8 +3,8 @@
  * plus the `Status` object the server sends (also inside watch ERROR events), and
  * transport failures (refused/reset connections, TLS, timeouts). Pure.
  */
-import { KubeApiError } from "../../effects/KubeApi.ts"
-import type { KubeApiErrorCause, KubeApiErrorReason } from "../../effects/KubeApi.ts"
+import { KubeApiError } from "../../effects/shared/KubeApi.ts"
+import type { KubeApiErrorCause, KubeApiErrorReason } from "../../effects/shared/KubeApi.ts"
 import type { ResourceKind } from "../../domain/kinds.ts"
 
 /** What a request was about: every error names it. */

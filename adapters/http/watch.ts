@@ -5,7 +5,7 @@
  * An ERROR event carries a `Status` (code 410 "Expired" when the resourceVersion is too
  * old — the caller relists) and ends the watch.
  */
-import type { KubeApiError, KubeObject, WatchEvent, WatchEventType } from "../../effects/KubeApi.ts"
+import type { KubeApiError, KubeObject, WatchEvent, WatchEventType } from "../../effects/shared/KubeApi.ts"
 import { errorFromBadAnswer, errorFromResponse } from "./errors.ts"
 import type { RequestTarget } from "./errors.ts"
 

@@ -3,7 +3,7 @@
  * a thrown KubeApiError becomes a typed failure, anything else is a defect (a bug here).
  */
 import { Effect } from "effect"
-import { KubeApiError } from "../../effects/KubeApi.ts"
+import { KubeApiError } from "../../effects/shared/KubeApi.ts"
 
 export const attempt = <A>(f: () => A): Effect.Effect<A, KubeApiError> =>
   Effect.suspend(() => {

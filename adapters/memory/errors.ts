@@ -5,8 +5,8 @@
  * would see from a cluster.
  */
 import type { ResourceKind } from "../../domain/kinds.ts"
-import { KubeApiError } from "../../effects/KubeApi.ts"
-import type { KubeApiErrorCause } from "../../effects/KubeApi.ts"
+import { KubeApiError } from "../../effects/shared/KubeApi.ts"
+import type { KubeApiErrorCause } from "../../effects/shared/KubeApi.ts"
 
 /** Who failed: the verb and object the error is reported for. */
 export interface Target {

@@ -8,9 +8,9 @@
  * - every other write (create, update, patch): the writer takes ownership of the fields it
  *   changed, other managers lose them, removed fields are owned by nobody.
  */
-import type { ManagedFieldsEntry } from "../../effects/KubeApi.ts"
+import type { ManagedFieldsEntry } from "../../effects/shared/KubeApi.ts"
 import { compare, coveredBy, FieldSet, fromFieldsV1, isUnchanged, merge, pathString, removePath, toFieldSet, toFieldsV1 } from "./fieldSet.ts"
-import type { FieldPath } from "./fieldSet.ts"
+import type { FieldSetPath } from "./fieldSet.ts"
 import { clone, deepEqual } from "./json.ts"
 import type { JsonObject } from "./json.ts"
 import type { TypeDef } from "./schemas.ts"
@@ -29,7 +29,7 @@ export interface ManagedEntry extends ManagerId {
 
 export interface Conflict {
   readonly owner: ManagedEntry
-  readonly path: FieldPath
+  readonly path: FieldSetPath
 }
 
 const sameManager = (a: ManagerId, b: ManagerId): boolean =>
@@ -51,20 +51,20 @@ const SYSTEM_FIELDS: ReadonlyArray<ReadonlyArray<string>> = [
   ["metadata", "deletionGracePeriodSeconds"]
 ]
 
-const hasFieldPrefix = (path: FieldPath, prefix: ReadonlyArray<string>): boolean =>
+const hasFieldPrefix = (path: FieldSetPath, prefix: ReadonlyArray<string>): boolean =>
   prefix.length <= path.length && prefix.every((name, i) => {
     const pe = path[i]!
     return "f" in pe && pe.f === name
   })
 
 /** Drops system fields and the subresource's reset fields (e.g. `status` on the main resource). */
-const trackable = (ignored: ReadonlyArray<ReadonlyArray<string>>) => (path: FieldPath): boolean =>
+const trackable = (ignored: ReadonlyArray<ReadonlyArray<string>>) => (path: FieldSetPath): boolean =>
   !SYSTEM_FIELDS.some((p) => hasFieldPrefix(path, p)) && !ignored.some((p) => hasFieldPrefix(path, p))
 
 const NEVER_PRUNED: ReadonlyArray<ReadonlyArray<string>> = [["apiVersion"], ["kind"], ["metadata"]]
 
-const ancestorsAndSelf = (path: FieldPath): Array<FieldPath> => {
-  const out: Array<FieldPath> = []
+const ancestorsAndSelf = (path: FieldSetPath): Array<FieldSetPath> => {
+  const out: Array<FieldSetPath> = []
   for (let n = 1; n <= path.length; n++) out.push(path.slice(0, n))
   return out
 }
@@ -76,7 +76,7 @@ const ancestorsAndSelf = (path: FieldPath): Array<FieldPath> => {
 const prune = (merged: JsonObject, last: FieldSet, owned: FieldSet, type: TypeDef): JsonObject => {
   if (last.isEmpty()) return merged
   const coverage = owned.coverage()
-  const candidates = new Map<string, FieldPath>()
+  const candidates = new Map<string, FieldSetPath>()
   for (const path of last.toArray()) {
     for (const p of ancestorsAndSelf(path)) {
       const isProtected = NEVER_PRUNED.some((n) => n.length === p.length && hasFieldPrefix(p, n)) ||
@@ -85,7 +85,7 @@ const prune = (merged: JsonObject, last: FieldSet, owned: FieldSet, type: TypeDe
     }
   }
   const out = clone(merged)
-  const removed: Array<FieldPath> = []
+  const removed: Array<FieldSetPath> = []
   const sorted = [...candidates.values()].sort((a, b) => a.length - b.length)
   for (const path of sorted) {
     if (removed.some((r) => r.length < path.length && JSON.stringify(path.slice(0, r.length)) === JSON.stringify(r))) continue

@@ -16,7 +16,7 @@ export type PathElement =
   | { readonly v: unknown }
   | { readonly i: number }
 
-export type FieldPath = ReadonlyArray<PathElement>
+export type FieldSetPath = ReadonlyArray<PathElement>
 
 /** The `fieldsV1` token of a path element: `f:name`, `k:{"port":80}`, `v:"x"`, `i:0`. */
 export const elementToken = (pe: PathElement): string => {
@@ -26,10 +26,10 @@ export const elementToken = (pe: PathElement): string => {
   return `i:${pe.i}`
 }
 
-const keyOf = (path: FieldPath): string => JSON.stringify(path.map(elementToken))
+const keyOf = (path: FieldSetPath): string => JSON.stringify(path.map(elementToken))
 
 /** `.spec.ports[port=80,protocol="TCP"].name`, as the server prints paths in conflicts. */
-export const pathString = (path: FieldPath): string =>
+export const pathString = (path: FieldSetPath): string =>
   path.map((pe) => {
     if ("f" in pe) return `.${pe.f}`
     if ("k" in pe) {
@@ -42,12 +42,12 @@ export const pathString = (path: FieldPath): string =>
 
 /** An immutable set of field paths. */
 export class FieldSet {
-  private constructor(private readonly paths: ReadonlyMap<string, FieldPath>) {}
+  private constructor(private readonly paths: ReadonlyMap<string, FieldSetPath>) {}
 
   static readonly empty = new FieldSet(new Map())
 
-  static of(paths: Iterable<FieldPath>): FieldSet {
-    const map = new Map<string, FieldPath>()
+  static of(paths: Iterable<FieldSetPath>): FieldSet {
+    const map = new Map<string, FieldSetPath>()
     for (const p of paths) map.set(keyOf(p), p)
     return new FieldSet(map)
   }
@@ -60,11 +60,11 @@ export class FieldSet {
     return this.paths.size === 0
   }
 
-  has(path: FieldPath): boolean {
+  has(path: FieldSetPath): boolean {
     return this.paths.has(keyOf(path))
   }
 
-  toArray(): ReadonlyArray<FieldPath> {
+  toArray(): ReadonlyArray<FieldSetPath> {
     return [...this.paths.values()]
   }
 
@@ -82,7 +82,7 @@ export class FieldSet {
     return new FieldSet(new Map([...this.paths].filter(([k]) => other.paths.has(k))))
   }
 
-  filter(keep: (path: FieldPath) => boolean): FieldSet {
+  filter(keep: (path: FieldSetPath) => boolean): FieldSet {
     return new FieldSet(new Map([...this.paths].filter(([, p]) => keep(p))))
   }
 
@@ -98,7 +98,7 @@ export class FieldSet {
   }
 }
 
-export const coveredBy = (coverage: ReadonlySet<string>, path: FieldPath): boolean => coverage.has(keyOf(path))
+export const coveredBy = (coverage: ReadonlySet<string>, path: FieldSetPath): boolean => coverage.has(keyOf(path))
 
 // --- list-map keys -------------------------------------------------------------------
 
@@ -121,12 +121,12 @@ export const listItemKey = (
 
 /** Thrown from deep inside a walk when an associative list item cannot be keyed. */
 export class ListKeyError extends Error {
-  constructor(readonly path: FieldPath, readonly detail: string) {
+  constructor(readonly path: FieldSetPath, readonly detail: string) {
     super(`${pathString(path)}: ${detail}`)
   }
 }
 
-const itemElement = (type: TypeDef, item: unknown, path: FieldPath): PathElement => {
+const itemElement = (type: TypeDef, item: unknown, path: FieldSetPath): PathElement => {
   if (type.kind === "set") return { v: item }
   if (type.kind !== "listMap") return { v: item }
   const key = listItemKey(type.keys, item)
@@ -137,7 +137,7 @@ const itemElement = (type: TypeDef, item: unknown, path: FieldPath): PathElement
 // --- walking values ------------------------------------------------------------------
 
 interface Entry {
-  readonly path: FieldPath
+  readonly path: FieldSetPath
   /** A list item node (its identity, not its content) rather than a leaf value. */
   readonly item: boolean
   readonly value: unknown
@@ -146,7 +146,7 @@ interface Entry {
 const collect = (
   value: unknown,
   type: TypeDef | undefined,
-  path: FieldPath,
+  path: FieldSetPath,
   out: Map<string, Entry>,
   strict: boolean
 ): void => {
@@ -211,9 +211,9 @@ export interface Comparison {
 export const compare = (before: unknown, after: unknown, type: TypeDef): Comparison => {
   const a = entriesOf(before, type)
   const b = entriesOf(after, type)
-  const added: Array<FieldPath> = []
-  const removed: Array<FieldPath> = []
-  const modified: Array<FieldPath> = []
+  const added: Array<FieldSetPath> = []
+  const removed: Array<FieldSetPath> = []
+  const modified: Array<FieldSetPath> = []
   for (const [k, e] of b) {
     const old = a.get(k)
     if (old === undefined) added.push(e.path)
@@ -285,7 +285,7 @@ const mergeList = (
 }
 
 /** Merges an applied configuration into a live value (typed.Merge): the configuration wins. */
-export const merge = (lhs: unknown, rhs: unknown, type: TypeDef | undefined, path: FieldPath = []): unknown => {
+export const merge = (lhs: unknown, rhs: unknown, type: TypeDef | undefined, path: FieldSetPath = []): unknown => {
   if (rhs === undefined) return lhs
   if (lhs === undefined || type?.kind === "atomic") return rhs
   if (Array.isArray(lhs) && Array.isArray(rhs)) {
@@ -308,7 +308,7 @@ export const merge = (lhs: unknown, rhs: unknown, type: TypeDef | undefined, pat
 // --- removing ------------------------------------------------------------------------
 
 /** Removes the value at `path` (a field, a list-map item or a set item) from `value`, in place. */
-export const removePath = (value: unknown, path: FieldPath, type: TypeDef | undefined): void => {
+export const removePath = (value: unknown, path: FieldSetPath, type: TypeDef | undefined): void => {
   if (path.length === 0) return
   const [head, ...rest] = path as [PathElement, ...Array<PathElement>]
   if ("f" in head) {
@@ -388,8 +388,8 @@ const parseToken = (token: string): PathElement | undefined => {
 
 /** The set a `fieldsV1` trie encodes; undefined when it is not a well-formed trie (the server then ignores it). */
 export const fromFieldsV1 = (fieldsV1: unknown): FieldSet | undefined => {
-  const paths: Array<FieldPath> = []
-  const walk = (node: unknown, path: FieldPath): boolean => {
+  const paths: Array<FieldSetPath> = []
+  const walk = (node: unknown, path: FieldSetPath): boolean => {
     if (!isObject(node)) return false
     const tokens = Object.keys(node)
     if (tokens.length === 0) {

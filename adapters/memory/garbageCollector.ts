@@ -6,7 +6,7 @@
  * cascades happen shortly after the request that caused them, as in a real cluster.
  */
 import type { ResourceKind } from "../../domain/kinds.ts"
-import type { DeleteOptions, KubeObject, OwnerReference } from "../../effects/KubeApi.ts"
+import type { DeleteOptions, KubeObject, OwnerReference } from "../../effects/shared/KubeApi.ts"
 import { clone, isObject } from "./json.ts"
 import type { ApiServer } from "./server.ts"
 import type { StoredObject } from "./store.ts"

@@ -5,7 +5,7 @@
  */
 import type { ResourceKind } from "../../domain/kinds.ts"
 import { resourceKeyOf } from "../../domain/kinds.ts"
-import type { KubeObject } from "../../effects/KubeApi.ts"
+import type { KubeObject } from "../../effects/shared/KubeApi.ts"
 import { isObject } from "./json.ts"
 import { labelValueProblems, qualifiedNameProblems } from "./validation.ts"
 

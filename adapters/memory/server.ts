@@ -8,7 +8,7 @@
  */
 import type { ResourceKind } from "../../domain/kinds.ts"
 import { apiVersionOf, resourceKeyOf } from "../../domain/kinds.ts"
-import { KubeApiError } from "../../effects/KubeApi.ts"
+import { KubeApiError } from "../../effects/shared/KubeApi.ts"
 import { errorFromBadArgument } from "../http/errors.ts"
 import type {
   ApplyOptions,
@@ -19,7 +19,7 @@ import type {
   ObjectRef,
   PatchOptions,
   WriteOptions
-} from "../../effects/KubeApi.ts"
+} from "../../effects/shared/KubeApi.ts"
 import type { FieldError, FieldErrorType, Target } from "./errors.ts"
 import {
   alreadyExists,

@@ -6,7 +6,7 @@
  */
 import type { ResourceKind } from "../../domain/kinds.ts"
 import { resourceKeyOf } from "../../domain/kinds.ts"
-import type { KubeObject } from "../../effects/KubeApi.ts"
+import type { KubeObject } from "../../effects/shared/KubeApi.ts"
 import type { ManagedEntry } from "./fieldManagement.ts"
 import { renderManagedFields } from "./fieldManagement.ts"
 import { clone } from "./json.ts"

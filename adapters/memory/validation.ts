@@ -3,7 +3,7 @@
  * ValidateObjectMeta / ValidateObjectMetaUpdate, the name validators of each kind and the
  * label syntax), with the server's own wording so Invalid errors read the same.
  */
-import type { KubeObject } from "../../effects/KubeApi.ts"
+import type { KubeObject } from "../../effects/shared/KubeApi.ts"
 import type { FieldError } from "./errors.ts"
 import { forbiddenField, invalid, required } from "./errors.ts"
 import { isObject } from "./json.ts"

@@ -8,7 +8,7 @@
 import { Duration, Effect, Queue, Stream } from "effect"
 import type { ResourceKind } from "../../domain/kinds.ts"
 import { apiVersionOf, resourceKeyOf } from "../../domain/kinds.ts"
-import type { KubeApiError, KubeObject, WatchEvent, WatchOptions } from "../../effects/KubeApi.ts"
+import type { KubeApiError, KubeObject, WatchEvent, WatchOptions } from "../../effects/shared/KubeApi.ts"
 import { attempt } from "./attempt.ts"
 import { badRequest, gone } from "./errors.ts"
 import { clone } from "./json.ts"

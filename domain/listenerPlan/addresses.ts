@@ -6,7 +6,7 @@
  */
 import { addressProblem, classifyAddress } from "../addressSyntax.ts"
 import { nodeAddressOverride, nodeAddresses } from "./nodeAddresses.ts"
-import type { NodeAddressPolicy, NodeAddressSelection, NodeAddressType } from "./nodeAddresses.ts"
+import type { NodeAddressPolicy, NodeAddressSelection, NodeAddressType, RefusedAddress } from "./nodeAddresses.ts"
 import type {
   AddressType,
   ListenerIngress,
@@ -138,10 +138,7 @@ export const planAddresses = (inputs: AddressInputs): ReadonlyArray<ListenerIngr
   ))
 }
 
-export interface RefusedAddress {
-  readonly address: string
-  readonly problem: string
-}
+export type { RefusedAddress }
 
 /**
  * The candidate addresses `planAddresses` leaves out because they are not what they claim

@@ -3,7 +3,7 @@
  * says so (then nothing is written).
  *
  * `Ready` is True when the Service exists and at least one address is known. Its reason
- * says why not otherwise; the error reasons come from `effects/listenerErrors.ts`.
+ * says why not otherwise; the error reasons come from `effects/controller/listenerErrors.ts`.
  * `lastTransitionTime` moves only when the condition's status flips, as the Kubernetes API
  * conventions ask.
  */

@@ -15,8 +15,13 @@
  * upstream behaviour), the first of each IP family (`OnePerFamily`, dual-stack), or all.
  */
 import { addressProblem, classifyAddress, isIPv4, isIPv6 } from "../addressSyntax.ts"
-import type { RefusedAddress } from "./addresses.ts"
 import type { AddressType, NodeInput } from "./inputs.ts"
+
+/** An address left out of a Listener's addresses, and why (addresses.ts, the status names it). */
+export interface RefusedAddress {
+  readonly address: string
+  readonly problem: string
+}
 
 export const NODE_ADDRESS_ANNOTATION = "listeners.stackable.tech/node-address"
 

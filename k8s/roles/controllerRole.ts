@@ -12,10 +12,10 @@ import { Deferred, Effect, Layer, Schedule } from "effect"
 import type { Duration } from "effect"
 import type { ListenerClassPreset } from "../../domain/constants.ts"
 import { FieldManagers } from "../../domain/constants.ts"
-import type { KubeApi } from "../../effects/KubeApi.ts"
-import { ListenerSettings } from "../../effects/listenerSettings.ts"
-import { applyPresets } from "../../effects/presets.ts"
-import { EventRecorderKube } from "../../adapters/EventRecorderKube.ts"
+import type { KubeApi } from "../../effects/shared/KubeApi.ts"
+import { ListenerSettings } from "../../effects/shared/ListenerSettings.ts"
+import { applyPresets } from "../../effects/controller/presets.ts"
+import type { EventRecorder } from "../../effects/shared/EventRecorder.ts"
 import { makeControllerService } from "../../csi/controllerService.ts"
 import { VolumeProvisionerLive } from "../../csi/volumePrograms.ts"
 import { crdManifests } from "../crds.ts"
@@ -50,7 +50,11 @@ const READY_CRDS = "crds"
 // Presets must not block start-up when the API server is briefly away: retry in the background.
 const presetRetry = Schedule.min([Schedule.exponential("1 second"), Schedule.spaced("30 seconds")]).pipe(Schedule.jittered)
 
-export const controllerRoleLayer = (config: ControllerRoleConfig): Layer.Layer<never, ControllerRoleError, KubeApi | Readiness> => {
+/**
+ * The controller role's program: it requires its adapters (KubeApi, EventRecorder) from the
+ * layer graph; production provides them in k8s/composition/controllerRoleLayer.ts.
+ */
+export const controllerRole = (config: ControllerRoleConfig): Layer.Layer<never, ControllerRoleError, KubeApi | EventRecorder | Readiness> => {
   const settings = { clusterDomain: config.clusterDomain, fieldManager: FieldManagers.controller }
 
   const csi = Layer.effectDiscard(Effect.gen(function*() {
@@ -98,10 +102,5 @@ export const controllerRoleLayer = (config: ControllerRoleConfig): Layer.Layer<n
   )
   const controller = Layer.effectDiscard(Effect.forkScoped(reconcileLoop))
 
-  const events = EventRecorderKube.layer({
-    reportingController: "listeners.stackable.tech/listener-operator",
-    reportingInstance: config.instance,
-    seriesWriteInterval: config.eventSeriesWriteInterval
-  })
-  return Layer.mergeAll(csi, crds, presets, controller).pipe(Layer.provide(events))
+  return Layer.mergeAll(csi, crds, presets, controller)
 }

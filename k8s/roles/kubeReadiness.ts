@@ -5,8 +5,8 @@
  */
 import { Effect } from "effect"
 import { Kinds } from "../../domain/kinds.ts"
-import { hasReason, KubeApi } from "../../effects/KubeApi.ts"
-import type { KubeApiError } from "../../effects/KubeApi.ts"
+import { hasReason, KubeApi } from "../../effects/shared/KubeApi.ts"
+import type { KubeApiError } from "../../effects/shared/KubeApi.ts"
 
 export const kubeApiUsable: Effect.Effect<void, KubeApiError, KubeApi> = Effect.gen(function*() {
   const api = yield* KubeApi

@@ -3,19 +3,21 @@
  * the socket that node-driver-registrar announces to the kubelet — or, when configured,
  * that this role announces itself (csi/registration.ts). It writes each listener volume's
  * file tree straight into the kubelet's target path (no mount is involved).
+ *
+ * The program only: it requires its adapters (KubeApi, VolumeFs, PublishedVolumes,
+ * EventRecorder) from the layer graph. Production provides the real ones
+ * (k8s/composition/nodeRoleLayer.ts), the in-memory demo its twins (demo/memoryDemo.ts).
  */
-import { dirname, join } from "node:path"
 import { Duration, Effect, Layer } from "effect"
-import type { KubeApi } from "../../effects/KubeApi.ts"
+import type { KubeApi } from "../../effects/shared/KubeApi.ts"
+import type { EventRecorder } from "../../effects/shared/EventRecorder.ts"
+import type { VolumeFs } from "../../effects/shared/VolumeFs.ts"
 import { CSI_DRIVER_NAME } from "../../domain/constants.ts"
-import { adoptPublishedTargets } from "../../effects/adoptPublishedTargets.ts"
-import { NodeView } from "../../effects/NodeView.ts"
-import { PublishedVolumes } from "../../effects/publishedVolumes.ts"
-import { runAddressRefresh } from "../../effects/refreshVolumes.ts"
-import { TargetLocks } from "../../effects/targetLocks.ts"
-import { trackPublishedVolumes } from "../../effects/volumeMetrics.ts"
-import { EventRecorderKube } from "../../adapters/EventRecorderKube.ts"
-import { VolumeFsNode } from "../../adapters/VolumeFsNode.ts"
+import { adoptPublishedTargets } from "../../effects/takeover/adoptNodeVolumes.ts"
+import { NodeView } from "../../effects/node/NodeView.ts"
+import { PublishedVolumes, trackPublishedVolumes } from "../../effects/node/PublishedVolumes.ts"
+import { runAddressRefresh } from "../../effects/node/addressRefresh.ts"
+import { TargetLocks } from "../../effects/node/TargetLocks.ts"
 import { makeNodeService } from "../../csi/nodeService.ts"
 import { serveRegistration } from "../../csi/registration.ts"
 import { VolumePublisherLive } from "../../csi/volumePrograms.ts"
@@ -41,7 +43,7 @@ export interface NodeRoleConfig {
   readonly addressRefreshInterval?: Duration.Input | undefined
   /**
    * How long NodePublishVolume waits, watching, for a Listener the controller has not caught
-   * up with yet before failing UNAVAILABLE (effects/publishWait.ts; default 5 seconds).
+   * up with yet before failing UNAVAILABLE (effects/node/listenerCatchUp.ts; default 5 seconds).
    */
   readonly publishWait?: Duration.Input | undefined
   /** Where published volumes are remembered across restarts (default: `published-volumes/<node>` beside the CSI socket). */
@@ -62,14 +64,7 @@ const READY_REGISTRATION = "kubelet-registration"
 /** How often listener_operator_published_volumes is re-read from the registry (a scrape interval's worth). */
 const PUBLISHED_VOLUMES_SAMPLE_EVERY = "15 seconds"
 
-/**
- * `published-volumes/<node>` beside the CSI socket: a host path in the chart, so it
- * outlives the container (per node, for test clusters whose plugins share a directory).
- */
-const defaultStateDir = (csiEndpoint: string, nodeName: string): string =>
-  join(dirname(csiEndpoint.startsWith("unix://") ? csiEndpoint.slice("unix://".length) : csiEndpoint), "published-volumes", nodeName)
-
-/** Events of waiting publishes (effects/volumeWaiting.ts) name the node plugin as their reporter. */
+/** Events of waiting publishes (effects/shared/volumeWaiting.ts) name the node plugin as their reporter. */
 export const NODE_REPORTING_CONTROLLER = "listeners.stackable.tech/listener-operator-node"
 
 /** Serve the registration socket; not ready until the kubelet reports the plugin registered. */
@@ -84,15 +79,20 @@ const registerWithKubelet = (registration: NonNullable<NodeRoleConfig["registrat
     })
   })
 
-export const nodeRoleLayer = (config: NodeRoleConfig): Layer.Layer<never, NodeRoleError, KubeApi | Readiness> =>
+/** What the node plugin needs of the role's settings. */
+export type NodePluginConfig = Pick<NodeRoleConfig, "nodeName" | "kubeletPodsDir" | "addressRefreshInterval" | "publishWait">
+
+/** The adapters the node role requires; each composition root provides its own. */
+export type NodeRoleAdapters = KubeApi | VolumeFs | PublishedVolumes | EventRecorder
+
+/**
+ * The node plugin, everything of the node role but its sockets: the publisher the CSI Node
+ * service calls (each call under its target's lock, keeping the published-volume records),
+ * the node's watch caches, the live address refresh, the adoption of volumes published
+ * before it and the published-volume gauge.
+ */
+export const nodePluginLayer = (config: NodePluginConfig) =>
   Layer.effectDiscard(Effect.gen(function*() {
-    if (config.nodeName.trim() === "") {
-      return yield* new RoleSettingMissing({ flag: "--node-name", message: "the node role needs the node name: set KUBERNETES_NODE_NAME or --node-name" })
-    }
-    const node = yield* makeNodeService({ nodeName: config.nodeName, kubeletPodsDir: config.kubeletPodsDir })
-    // takeOver: a plugin still serving on this node is the one the DaemonSet's surge update
-    // replaces (docs/migration.md); the kubelet's next call reaches this one.
-    yield* serveRoleCsi({ endpoint: config.csiEndpoint, vendorVersion: config.vendorVersion, service: node, takeOver: true })
     // Volumes another plugin (the upstream operator's) published on this node: recorded once, so live refresh reaches them.
     if (config.kubeletPodsDir !== undefined) {
       yield* adoptPublishedTargets(config.kubeletPodsDir, CSI_DRIVER_NAME, config.nodeName).pipe(
@@ -104,23 +104,30 @@ export const nodeRoleLayer = (config: NodeRoleConfig): Layer.Layer<never, NodeRo
     // (0: none), so users who set 0 to save work do not lose live addresses.
     yield* Effect.forkScoped(runAddressRefresh(config.nodeName, config.addressRefreshInterval ?? "30 seconds"))
     yield* Effect.forkScoped(trackPublishedVolumes(PUBLISHED_VOLUMES_SAMPLE_EVERY))
-    // After the CSI socket: the kubelet dials it as soon as it learns of it.
-    if (config.registration !== undefined) yield* registerWithKubelet(config.registration)
   })).pipe(
     // Fresh: layers are shared by reference within one build, and a process that runs
-    // several node roles (the test harnesses) must not have them all publish through the
-    // first role's caches, records and locks.
+    // several node roles (the test harnesses, the demo) must not have them all publish
+    // through the first role's caches and locks.
     Layer.provideMerge(Layer.fresh(VolumePublisherLive)),
     // One set of target locks for the CSI calls and the refresh loop alike.
     Layer.provideMerge(Layer.fresh(TargetLocks.layer)),
-    Layer.provideMerge(PublishedVolumes.layerFiles(config.stateDir ?? defaultStateDir(config.csiEndpoint, config.nodeName))),
-    Layer.provideMerge(VolumeFsNode.layer),
     // The node's watch caches (three watches, whatever the number of volumes): read by the
     // publisher and the refresh loop alike.
-    Layer.provideMerge(Layer.effect(NodeView, makeNodeCaches({ nodeName: config.nodeName, publishWait: config.publishWait }))),
-    Layer.provide(EventRecorderKube.layer({
-      reportingController: NODE_REPORTING_CONTROLLER,
-      reportingInstance: config.nodeName,
-      seriesWriteInterval: config.eventSeriesWriteInterval
-    }))
+    Layer.provideMerge(Layer.effect(NodeView, makeNodeCaches({ nodeName: config.nodeName, publishWait: config.publishWait })))
   )
+
+/** The node role: the node plugin served on the CSI socket, registered with the kubelet when configured. */
+export const nodeRole = (config: NodeRoleConfig): Layer.Layer<never, NodeRoleError, NodeRoleAdapters | Readiness> =>
+  Layer.unwrap(Effect.gen(function*() {
+    if (config.nodeName.trim() === "") {
+      return yield* new RoleSettingMissing({ flag: "--node-name", message: "the node role needs the node name: set KUBERNETES_NODE_NAME or --node-name" })
+    }
+    return Layer.effectDiscard(Effect.gen(function*() {
+      const node = yield* makeNodeService({ nodeName: config.nodeName, kubeletPodsDir: config.kubeletPodsDir })
+      // takeOver: a plugin still serving on this node is the one the DaemonSet's surge update
+      // replaces (docs/migration.md); the kubelet's next call reaches this one.
+      yield* serveRoleCsi({ endpoint: config.csiEndpoint, vendorVersion: config.vendorVersion, service: node, takeOver: true })
+      // After the CSI socket: the kubelet dials it as soon as it learns of it.
+      if (config.registration !== undefined) yield* registerWithKubelet(config.registration)
+    })).pipe(Layer.provide(nodePluginLayer(config)))
+  }))

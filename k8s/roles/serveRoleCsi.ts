@@ -4,7 +4,7 @@
  * Every handler is timed into csi_plugin_operations_seconds (csi/metrics.ts).
  */
 import { Effect } from "effect"
-import type { KubeApi } from "../../effects/KubeApi.ts"
+import type { KubeApi } from "../../effects/shared/KubeApi.ts"
 import { makeIdentityService } from "../../csi/identity.ts"
 import { instrumentCsiService } from "../../csi/metrics.ts"
 import { serveCsi } from "../../csi/server.ts"

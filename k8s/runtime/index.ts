@@ -2,8 +2,8 @@
  * The controller runtime's public API (k8s/ edge): watcher → store → work queue →
  * reconcile, plus leader election. Each module's header documents its guarantees.
  */
-export { Action } from "../../effects/action.ts"
-export type { AwaitChange, RequeueAfter, RetryWithBackoff } from "../../effects/action.ts"
+export { Action } from "../../effects/shared/action.ts"
+export type { AwaitChange, RequeueAfter, RetryWithBackoff } from "../../effects/shared/action.ts"
 export { backoffMillis, nextBackoff } from "./backoff.ts"
 export type { BackoffPolicy } from "./backoff.ts"
 export { controllerOwnerOfKind, controllerOwnerRefOf, makeController, runController, sameName } from "./controller.ts"

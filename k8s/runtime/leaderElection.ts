@@ -29,8 +29,8 @@
  */
 import { Clock, Duration, Effect, Metric, Option, Random, Ref, Stream } from "effect"
 import { Kinds } from "../../domain/kinds.ts"
-import { getOption, hasReason, KubeApi } from "../../effects/KubeApi.ts"
-import type { KubeApiError, KubeObject } from "../../effects/KubeApi.ts"
+import { getOption, hasReason, KubeApi } from "../../effects/shared/KubeApi.ts"
+import type { KubeApiError, KubeObject } from "../../effects/shared/KubeApi.ts"
 import { leaderElectionMaster } from "./metrics.ts"
 
 export interface LeaderElectionConfig {

@@ -3,7 +3,7 @@
  * use, and conversions between keys, `ObjectRef`s and objects. Kubernetes names and
  * namespaces never contain "/", so the key is unambiguous.
  */
-import type { KubeObject, ObjectRef } from "../../effects/KubeApi.ts"
+import type { KubeObject, ObjectRef } from "../../effects/shared/KubeApi.ts"
 
 /** `namespace/name`, or `name` for a cluster-scoped object. */
 export const keyOf = (ref: ObjectRef): string =>

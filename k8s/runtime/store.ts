@@ -25,7 +25,7 @@
  */
 import { Deferred, Effect, Option } from "effect"
 import type { ResourceKind } from "../../domain/kinds.ts"
-import type { KubeObject, ObjectRef } from "../../effects/KubeApi.ts"
+import type { KubeObject, ObjectRef } from "../../effects/shared/KubeApi.ts"
 import { keyOf, objectKeyOf } from "./objectRef.ts"
 import { isAtLeastVersion, isNewerVersion } from "./resourceVersion.ts"
 import type { WatcherEvent } from "./watcher.ts"

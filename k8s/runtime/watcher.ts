@@ -22,8 +22,8 @@
  */
 import { Effect, Queue, Ref, Result, Stream } from "effect"
 import type { ResourceKind } from "../../domain/kinds.ts"
-import { KubeApi, withTypeMeta } from "../../effects/KubeApi.ts"
-import type { KubeApiError, KubeObject, ListResult, WatchEvent } from "../../effects/KubeApi.ts"
+import { KubeApi, withTypeMeta } from "../../effects/shared/KubeApi.ts"
+import type { KubeApiError, KubeObject, ListResult, WatchEvent } from "../../effects/shared/KubeApi.ts"
 import { type BackoffPolicy, nextBackoff, validateBackoffPolicy } from "./backoff.ts"
 
 // ---------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@
  */
 import { Cause, Clock, Duration, Effect, Fiber, FiberMap, Queue } from "effect"
 import type { Scope } from "effect"
-import type { Action } from "../../effects/action.ts"
+import type { Action } from "../../effects/shared/action.ts"
 import { type BackoffPolicy, nextBackoff, validateBackoffPolicy } from "./backoff.ts"
 
 export interface WorkQueueOptions<R> {

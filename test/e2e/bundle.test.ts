@@ -57,7 +57,7 @@ const loadedBy = (entries: ReadonlyArray<string>): ReadonlySet<string> => {
 }
 
 test("`run node` loads nothing of the controller, the demos, the CRD generator, the tests or client-node", () => {
-  const loaded = loadedBy(["main.js", chunk("cli-"), chunk("nodeRole-"), chunk("KubeApiHttp-"), chunk("probes-")])
+  const loaded = loadedBy(["main.js", chunk("cli-"), chunk("nodeRoleLayer-"), chunk("KubeApiHttp-"), chunk("probes-")])
   assert.ok([...loaded].some((file) => file.endsWith("csi/nodeService.ts")), "sanity: the node service is loaded")
   assert.ok([...loaded].some((file) => file.includes("node_modules/@grpc/grpc-js/")), "sanity: CSI is served by grpc-js")
   assert.ok([...loaded].some((file) => file.endsWith("k8s/runtime/watcher.ts")), "sanity: the node role's caches are fed by watches")
@@ -71,6 +71,7 @@ test("`run node` loads nothing of the controller, the demos, the CRD generator, 
       "k8s/runtime/leaderElection.ts",
       "k8s/reconcilers.ts",
       "k8s/roles/controllerRole.ts",
+      "k8s/composition/controllerRoleLayer.ts",
       "k8s/crds.ts",
       "demo/",
       "test/",
@@ -103,7 +104,7 @@ test("`--help` loads no role, no Kubernetes client and no gRPC", () => {
 })
 
 test("`run controller` serves CSI without a .proto parser and probes without an HTTP framework", () => {
-  const loaded = loadedBy(["main.js", chunk("cli-"), chunk("controllerRole-"), chunk("KubeApiHttp-"), chunk("probes-")])
+  const loaded = loadedBy(["main.js", chunk("cli-"), chunk("controllerRoleLayer-"), chunk("KubeApiHttp-"), chunk("probes-")])
   assert.ok([...loaded].some((file) => file.endsWith("csi/controllerService.ts")), "sanity: the controller service is loaded")
   for (const forbidden of [...NO_PROTO_PARSER, "node_modules/@kubernetes/client-node/", "node_modules/ws/", "NodeHttpServer", "demo/", "test/"]) {
     assert.deepEqual([...loaded].filter((file) => file.includes(forbidden)), [], `run controller must not load ${forbidden}`)

@@ -35,21 +35,21 @@ const NODE_USER = `system:serviceaccount:${OPERATOR_NAMESPACE}:${RELEASE}-node`
  */
 const NOT_EXERCISED: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   [NODE_USER]: {
-    "list core/persistentvolumes": "a hand-made PV whose name is not its volume handle (effects/volumeObjects.ts findPersistentVolume)",
+    "list core/persistentvolumes": "a hand-made PV whose name is not its volume handle (effects/shared/volumeObjects.ts findPersistentVolume)",
     "create events.k8s.io/events": "a volume that waits (test/integration/waitingEvents.test.ts); here each publish may succeed at once",
     "patch events.k8s.io/events": "a volume that keeps waiting: its Event's series is patched (test/integration/waitingEvents.test.ts)",
     "get listeners.stackable.tech/podlisteners": "a publish again for a Pod that already has the Listener's mount label (a retried publish, a kubelet re-publish) reads its entry first (test/unit/effects/publishVolume.test.ts); first publishes and live refreshes no longer read it",
-    "get core/nodes": "read live only while the node's watch-fed caches have not listed yet or miss (effects/NodeView.ts); a publish soon after the plugin starts",
-    "get listeners.stackable.tech/listeners": "read live only while the node's watch-fed caches have not listed yet or miss (effects/NodeView.ts); a publish soon after the plugin starts"
+    "get core/nodes": "read live only while the node's watch-fed caches have not listed yet or miss (effects/node/NodeView.ts); a publish soon after the plugin starts",
+    "get listeners.stackable.tech/listeners": "read live only while the node's watch-fed caches have not listed yet or miss (effects/node/NodeView.ts); a publish soon after the plugin starts"
   },
   [CONTROLLER_USER]: {
     // The controller's own rules (controller-rbac.yaml).
-    "create listeners.stackable.tech/listenerclasses": "presets (preset value; this install has preset=none): test/integration/helmChart.test.ts, effects/presets.ts",
+    "create listeners.stackable.tech/listenerclasses": "presets (preset value; this install has preset=none): test/integration/helmChart.test.ts, effects/controller/presets.ts",
     "get listeners.stackable.tech/listeners": "node-loss recovery keeps a per-volume Listener: test/integration/nodeLoss.test.ts",
     "patch listeners.stackable.tech/listeners": "node-loss recovery keeps a per-volume Listener: test/integration/nodeLoss.test.ts",
     "create listeners.stackable.tech/listeners": "node-loss recovery's apply, should the Listener have gone meanwhile",
     "update listeners.stackable.tech/listeners/finalizers": "not a call: OwnerReferencesPermissionEnforcement checks it for the Services' blockOwnerDeletion",
-    "get core/services": "the uncached ListenerView (effects/ListenerView.ts) of library compositions",
+    "get core/services": "the uncached ListenerView (effects/controller/ListenerView.ts) of library compositions",
     "get core/nodes": "node-loss recovery reads a Node live (k8s/nodeLossController.ts)",
     "delete core/persistentvolumeclaims": "node-loss recovery: test/integration/nodeLoss.test.ts",
     "delete core/pods": "node-loss recovery: test/integration/nodeLoss.test.ts",

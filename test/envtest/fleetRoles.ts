@@ -10,10 +10,10 @@ import { Effect, Exit, Layer, Logger, Scope } from "effect"
 import type { Duration } from "effect"
 import { KubeApiHttp } from "../../adapters/KubeApiHttp.ts"
 import { kubeConfigFromFile } from "../../adapters/http/kubeconfig.ts"
-import { KubeApi } from "../../effects/KubeApi.ts"
+import { KubeApi } from "../../effects/shared/KubeApi.ts"
 import { Readiness } from "../../k8s/operability/probes.ts"
-import { controllerRoleLayer } from "../../k8s/roles/controllerRole.ts"
-import { nodeRoleLayer } from "../../k8s/roles/nodeRole.ts"
+import { controllerRoleLayer } from "../../k8s/composition/controllerRoleLayer.ts"
+import { nodeRoleLayer } from "../../k8s/composition/nodeRoleLayer.ts"
 
 export interface FleetRolesConfig {
   readonly kubeconfigPath: string

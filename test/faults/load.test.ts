@@ -12,7 +12,7 @@ import { Effect, Exit, Layer, Scope } from "effect";
 import { KubeApiHttp } from "../../adapters/KubeApiHttp.ts";
 import { CSI_DRIVER_NAME } from "../../domain/constants.ts";
 import { Readiness } from "../../k8s/operability/probes.ts";
-import { nodeRoleLayer } from "../../k8s/roles/nodeRole.ts";
+import { nodeRoleLayer } from "../../k8s/composition/nodeRoleLayer.ts";
 import { connectCsi, CsiCallError, type CsiClient } from "../envtest/csiClient.ts";
 import { createFakeNode } from "../envtest/fakeNodes.ts";
 import type { KubeObject } from "../envtest/kubeClient.ts";

@@ -2,7 +2,7 @@
  * What a reader of a listener volume sees at a target (nodePluginCrash.test.ts and its
  * reader process, treeReader.ts): nothing yet, a complete tree, or a broken one (and why).
  *
- * The tree (effects/writeVolumeTree.ts): `default-address` and `addresses` at the top are
+ * The tree (effects/node/writeVolumeTree.ts): `default-address` and `addresses` at the top are
  * links into `..data`, which points at the live version `..v<N>`; a new version is swapped
  * in by renaming `..data`. A container resolves each path through `..data` once, so
  * "complete" means: every path a container reads lands in one whole version, and the

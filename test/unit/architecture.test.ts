@@ -6,7 +6,14 @@
  * - the product (what the bundle, the image and the library are built from) imports nothing
  *   of test/ or bench/: the local clusters are test tools, and the demos on them live in test/demo/;
  * - no two file names differ only by case (they collide on case-insensitive filesystems
- *   and read as the same module).
+ *   and read as the same module);
+ * - no import cycle between the product's files: each file can be read, tested and
+ *   replaced with only what it imports;
+ * - the node plugin's programs (effects/node/) and the controller role's (effects/controller/,
+ *   effects/provisioner/) import nothing of each other: what both use lives in effects/shared/;
+ * - a role file (k8s/roles/) imports no adapter: a role is a program that requires its
+ *   adapters from the layer graph, and each composition root (k8s/composition/ for
+ *   production, demo/ and the tests for in-memory twins) provides its own.
  */
 import { test } from "node:test"
 import assert from "node:assert/strict"
@@ -39,6 +46,10 @@ const importsOf = (file: string): string[] => {
   for (const match of text.matchAll(/import\(\s*["']([^"']+)["']\s*\)/g)) specifiers.push(match[1]!)
   return specifiers
 }
+
+/** The repository path `specifier` names from `file`; undefined for a package. */
+const targetOf = (file: string, specifier: string): string | undefined =>
+  specifier.startsWith(".") ? relative(root, join(root, file, "..", specifier)).split(/[\\/]/).join("/") : undefined
 
 const folderOf = (file: string, specifier: string): string | undefined => {
   if (!specifier.startsWith(".")) return undefined
@@ -92,7 +103,7 @@ const caseCollisions = (paths: ReadonlyArray<string>): string[][] => {
 
 test("no two file names differ only by case", () => {
   const files = allFiles("")
-  assert.ok(files.includes(join("effects", "KubeApi.ts")), "the walk sees the sources")
+  assert.ok(files.includes(join("effects", "shared", "KubeApi.ts")), "the walk sees the sources")
   assert.deepEqual(caseCollisions(files), [])
 })
 
@@ -102,5 +113,92 @@ test("the import scanner sees forbidden imports", () => {
   assert.equal(folderOf("domain/x.ts", "../adapters/y.ts"), "adapters")
   assert.equal(folderOf("domain/core/x.ts", "../kinds.ts"), "domain")
   assert.equal(folderOf("main.ts", "./test/envtest/x.ts"), "test")
-  assert.deepEqual(caseCollisions(["effects/ListenerView.ts", "k8s/listenerView.ts", "k8s/other.ts"]), [["ListenerView.ts", "listenerView.ts"]])
+  assert.deepEqual(caseCollisions(["effects/controller/ListenerView.ts", "k8s/listenerView.ts", "k8s/other.ts"]), [["ListenerView.ts", "listenerView.ts"]])
+})
+
+/** Files that import each other in a circle, one line per circle (Tarjan's strongly connected components). */
+const importCycles = (graph: ReadonlyMap<string, ReadonlyArray<string>>): string[] => {
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const onStack = new Set<string>()
+  const cycles: string[] = []
+  const visit = (file: string): void => {
+    index.set(file, index.size)
+    low.set(file, index.get(file)!)
+    stack.push(file)
+    onStack.add(file)
+    for (const next of graph.get(file) ?? []) {
+      if (!graph.has(next)) continue
+      if (!index.has(next)) {
+        visit(next)
+        low.set(file, Math.min(low.get(file)!, low.get(next)!))
+      } else if (onStack.has(next)) low.set(file, Math.min(low.get(file)!, index.get(next)!))
+    }
+    if (low.get(file) !== index.get(file)) return
+    const members: string[] = []
+    for (let member = stack.pop()!; ; member = stack.pop()!) {
+      onStack.delete(member)
+      members.push(member)
+      if (member === file) break
+    }
+    if (members.length > 1 || (graph.get(file) ?? []).includes(file)) cycles.push(members.sort().join(" ⇄ "))
+  }
+  for (const file of graph.keys()) if (!index.has(file)) visit(file)
+  return cycles.sort()
+}
+
+const productFiles = (): string[] => [...PRODUCT_FOLDERS.flatMap(sourceFiles), ...PRODUCT_ROOT_FILES].map((file) => file.split(/[\\/]/).join("/"))
+
+const importGraph = (files: ReadonlyArray<string>): Map<string, string[]> =>
+  new Map(files.map((file) => [file, importsOf(file).flatMap((specifier) => targetOf(file, specifier) ?? [])]))
+
+test("no two product files import each other, directly or in a circle (type imports included)", () => {
+  const graph = importGraph(productFiles())
+  assert.ok(graph.size > 100 && [...graph.values()].some((targets) => targets.length > 0), "the graph sees the imports")
+  assert.deepEqual(importCycles(graph), [])
+})
+
+/** The parts of effects/ by role; a part may import shared/ and takeover/, not the other role's part. */
+const NODE_PART = ["effects/node/"]
+const CONTROLLER_PART = ["effects/controller/", "effects/provisioner/"]
+const partOf = (file: string): "node" | "controller" | undefined =>
+  NODE_PART.some((prefix) => file.startsWith(prefix)) ? "node" : CONTROLLER_PART.some((prefix) => file.startsWith(prefix)) ? "controller" : undefined
+
+const crossRoleImports = (graph: ReadonlyMap<string, ReadonlyArray<string>>): string[] =>
+  [...graph].flatMap(([file, targets]) => {
+    const part = partOf(file)
+    return part === undefined ? [] : targets.filter((target) => partOf(target) !== undefined && partOf(target) !== part).map((target) => `${file} imports ${target}`)
+  })
+
+test("the node plugin's programs and the controller role's import nothing of each other", () => {
+  const graph = importGraph(productFiles())
+  assert.ok([...graph.keys()].some((file) => partOf(file) === "node") && [...graph.keys()].some((file) => partOf(file) === "controller"), "both parts have files")
+  assert.deepEqual(crossRoleImports(graph), [])
+})
+
+/** Imports of adapters/ from the role files, which must require their adapters instead. */
+const hardWiredAdapters = (graph: ReadonlyMap<string, ReadonlyArray<string>>): string[] =>
+  [...graph].flatMap(([file, targets]) =>
+    file.startsWith("k8s/roles/") ? targets.filter((target) => target.startsWith("adapters/")).map((target) => `${file} imports ${target}`) : [])
+
+test("a role file imports no adapter: the composition roots provide them", () => {
+  const graph = importGraph(productFiles())
+  assert.ok(graph.has("k8s/roles/nodeRole.ts") && graph.has("k8s/roles/controllerRole.ts"), "the role files are seen")
+  assert.deepEqual(hardWiredAdapters(graph), [])
+})
+
+test("the cycle, role and adapter checks see what they forbid", () => {
+  // Guards the guards with a made-up graph: each rule finds the one violation planted in it.
+  const graph = new Map<string, string[]>([
+    ["effects/node/a.ts", ["effects/node/b.ts", "effects/shared/s.ts"]],
+    ["effects/node/b.ts", ["effects/node/a.ts", "effects/controller/c.ts"]],
+    ["effects/controller/c.ts", ["effects/shared/s.ts"]],
+    ["effects/shared/s.ts", []],
+    ["k8s/roles/r.ts", ["adapters/VolumeFsNode.ts", "effects/node/a.ts"]]
+  ])
+  assert.deepEqual(importCycles(graph), ["effects/node/a.ts ⇄ effects/node/b.ts"])
+  assert.deepEqual(crossRoleImports(graph), ["effects/node/b.ts imports effects/controller/c.ts"])
+  assert.deepEqual(hardWiredAdapters(graph), ["k8s/roles/r.ts imports adapters/VolumeFsNode.ts"])
+  assert.equal(targetOf("effects/node/a.ts", "../shared/s.ts"), "effects/shared/s.ts")
 })

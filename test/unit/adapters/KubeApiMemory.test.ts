@@ -11,8 +11,8 @@ import type { Scope } from "effect"
 import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
 import type { KubeApiMemoryOptions, MemoryCluster } from "../../../adapters/KubeApiMemory.ts"
 import { Kinds } from "../../../domain/kinds.ts"
-import { KubeApi } from "../../../effects/KubeApi.ts"
-import type { KubeObject } from "../../../effects/KubeApi.ts"
+import { KubeApi } from "../../../effects/shared/KubeApi.ts"
+import type { KubeObject } from "../../../effects/shared/KubeApi.ts"
 
 const withCluster = <A, E>(
   options: KubeApiMemoryOptions,

@@ -5,7 +5,7 @@ import assert from "node:assert/strict"
 import { test } from "node:test"
 import { Effect } from "effect"
 import { VolumeFsMemory } from "../../../adapters/VolumeFsMemory.ts"
-import { VolumeFs } from "../../../effects/VolumeFs.ts"
+import { VolumeFs } from "../../../effects/shared/VolumeFs.ts"
 import { volumeFsCases } from "./volumeFsCases.ts"
 
 volumeFsCases("memory", async () => {

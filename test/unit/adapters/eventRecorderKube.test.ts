@@ -5,9 +5,9 @@ import { TestClock } from "effect/testing"
 import { makeEventRecorderKube } from "../../../adapters/EventRecorderKube.ts"
 import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
 import { Kinds } from "../../../domain/kinds.ts"
-import type { EventRecord } from "../../../effects/EventRecorder.ts"
-import { KubeApi } from "../../../effects/KubeApi.ts"
-import type { KubeApiError, KubeObject, WriteOptions } from "../../../effects/KubeApi.ts"
+import type { EventRecord } from "../../../effects/shared/EventRecorder.ts"
+import { KubeApi } from "../../../effects/shared/KubeApi.ts"
+import type { KubeApiError, KubeObject, WriteOptions } from "../../../effects/shared/KubeApi.ts"
 import type { ResourceKind } from "../../../domain/kinds.ts"
 
 const event = (note: string): EventRecord => ({

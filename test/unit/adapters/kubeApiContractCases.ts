@@ -14,7 +14,7 @@ import { describe, test } from "node:test"
 import { Duration, Effect, Fiber, Stream } from "effect"
 import type { ResourceKind } from "../../../domain/kinds.ts"
 import { Kinds } from "../../../domain/kinds.ts"
-import type { KubeApi, KubeApiError, KubeObject, WatchEvent } from "../../../effects/KubeApi.ts"
+import type { KubeApi, KubeApiError, KubeObject, WatchEvent } from "../../../effects/shared/KubeApi.ts"
 
 export type KubeApiService = (typeof KubeApi)["Service"]
 

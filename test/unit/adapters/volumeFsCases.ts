@@ -6,7 +6,7 @@
 import assert from "node:assert/strict"
 import { describe, test } from "node:test"
 import { Effect } from "effect"
-import type { VolumeFs, VolumeFsError, VolumeFsErrorReason } from "../../../effects/VolumeFs.ts"
+import type { VolumeFs, VolumeFsError, VolumeFsErrorReason } from "../../../effects/shared/VolumeFs.ts"
 
 export type VolumeFsService = (typeof VolumeFs)["Service"]
 

@@ -19,8 +19,8 @@ import { invalidRequest } from "../../../csi/errors.ts"
 import { makeIdentityService } from "../../../csi/identity.ts"
 import { serveCsi, socketPathOf } from "../../../csi/server.ts"
 import type { CsiServerError, CsiService, NodeHandlers } from "../../../csi/server.ts"
-import { KubeApiError } from "../../../effects/KubeApi.ts"
-import { PodVolumeNotFound } from "../../../effects/volumeErrors.ts"
+import { KubeApiError } from "../../../effects/shared/KubeApi.ts"
+import { PodVolumeNotFound } from "../../../effects/shared/volumeErrors.ts"
 import { hangingHandler } from "./hangingHandler.ts"
 
 const tempDir = (): string => mkdtempSync(join(tmpdir(), "csi-"))

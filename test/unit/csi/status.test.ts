@@ -8,11 +8,11 @@ import assert from "node:assert/strict"
 import { status } from "@grpc/grpc-js"
 import { Data } from "effect"
 import { UnsafeVolumeEntry } from "../../../domain/volumeTree.ts"
-import { KubeApiError } from "../../../effects/KubeApi.ts"
-import type { KubeApiErrorReason } from "../../../effects/KubeApi.ts"
-import { VolumeFsError } from "../../../effects/VolumeFs.ts"
+import { KubeApiError } from "../../../effects/shared/KubeApi.ts"
+import type { KubeApiErrorReason } from "../../../effects/shared/KubeApi.ts"
+import { VolumeFsError } from "../../../effects/shared/VolumeFs.ts"
 import { invalidRequest, VolumeNotFound } from "../../../csi/errors.ts"
-import * as V from "../../../effects/volumeErrors.ts"
+import * as V from "../../../effects/shared/volumeErrors.ts"
 import {
   callStatusOf,
   causeChainMessage,
@@ -64,7 +64,7 @@ test("every error tag maps to the spec §4 category", () => {
   assert.deepEqual(new Set(expected.map(([error]) => error._tag)), new Set(Object.keys(statusByTag)))
 })
 
-test("the table agrees with the codes the programs document (effects/volumeErrors.ts)", () => {
+test("the table agrees with the codes the programs document (effects/shared/volumeErrors.ts)", () => {
   for (const [tag, code] of Object.entries(V.volumeErrorCodes)) {
     if (tag === "VolumeApiStepFailed") continue // by its KubeApiError reason, below
     assert.equal(status[statusByTag[tag as keyof typeof statusByTag]], code, tag)

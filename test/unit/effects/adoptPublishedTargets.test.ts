@@ -5,15 +5,17 @@
  */
 import { test } from "node:test"
 import assert from "node:assert/strict"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Logger, References } from "effect"
+import { PublishedVolumesFiles } from "../../../adapters/PublishedVolumesFiles.ts"
+import { fingerprint } from "../../../domain/listenerPlan/json.ts"
 import { CSI_DRIVER_NAME, PV_LABEL_LISTENER_NAME, PV_LABEL_LISTENER_NAMESPACE, PVC_ANNOTATION_LISTENER_NAME } from "../../../domain/constants.ts"
 import { Kinds } from "../../../domain/kinds.ts"
-import { adoptPublishedTargets } from "../../../effects/adoptPublishedTargets.ts"
-import { KubeApi } from "../../../effects/KubeApi.ts"
-import { PublishedVolumes } from "../../../effects/publishedVolumes.ts"
-import { refreshPublishedVolumes } from "../../../effects/refreshVolumes.ts"
-import { TargetLocks } from "../../../effects/targetLocks.ts"
-import { VolumeFs } from "../../../effects/VolumeFs.ts"
+import { adoptPublishedTargets } from "../../../effects/takeover/adoptNodeVolumes.ts"
+import { KubeApi } from "../../../effects/shared/KubeApi.ts"
+import { decodePublishedRecord, PublishedVolumes } from "../../../effects/node/PublishedVolumes.ts"
+import { refreshPublishedVolumes } from "../../../effects/node/addressRefresh.ts"
+import { TargetLocks } from "../../../effects/node/TargetLocks.ts"
+import { VolumeFs } from "../../../effects/shared/VolumeFs.ts"
 import { createListener, createPod, createVolume, NAMESPACE, seedCluster, setListenerStatus } from "./volumeFixtures.ts"
 import { runInCluster, snapshotTree } from "./volumeTestLayer.ts"
 
@@ -64,8 +66,8 @@ const upstreamPublished = Effect.gen(function*() {
   return { target, pod }
 })
 
-const run = <A, E>(effect: Effect.Effect<A, E, KubeApi | VolumeFs | PublishedVolumes | TargetLocks | import("../../../effects/EventRecorder.ts").EventRecorder>) =>
-  runInCluster(effect.pipe(Effect.provide(Layer.merge(PublishedVolumes.layerMemory, TargetLocks.layer))) as Effect.Effect<A, E, KubeApi | VolumeFs | import("../../../effects/EventRecorder.ts").EventRecorder>)
+const run = <A, E>(effect: Effect.Effect<A, E, KubeApi | VolumeFs | PublishedVolumes | TargetLocks | import("../../../effects/shared/EventRecorder.ts").EventRecorder>) =>
+  runInCluster(effect.pipe(Effect.provide(Layer.merge(PublishedVolumes.layerMemory, TargetLocks.layer))) as Effect.Effect<A, E, KubeApi | VolumeFs | import("../../../effects/shared/EventRecorder.ts").EventRecorder>)
 
 test("an upstream-published volume is recorded with its Pod, its frozen context and the addresses its tree holds; nothing on disk changes", () =>
   run(Effect.gen(function*() {
@@ -107,4 +109,31 @@ test("a volume whose Pod is gone is left to the kubelet", () =>
     yield* api.delete(Kinds.Pod, { namespace: NAMESPACE, name: pod.metadata.name! })
     assert.equal(yield* adoptPublishedTargets(PODS, CSI_DRIVER_NAME, "node-1"), 0)
     assert.equal((yield* (yield* PublishedVolumes).all).length, 0)
+  })))
+
+test("a record file that is not a record is reported and removed, its volume recorded again from its tree, and a later address change re-publishes it", () =>
+  runInCluster(Effect.gen(function*() {
+    const { target } = yield* upstreamPublished
+    const fs = yield* VolumeFs
+    const state = "/plugin/published-volumes/node-1"
+    const file = `${state}/${fingerprint(target)}.json`
+    yield* fs.mkdir(state, { recursive: true })
+    yield* fs.writeFile(file, `{"request":{"volumeId":"pvc-1","targetPath":"${target}"`) // cut off mid-write
+    const logged: Array<string> = []
+    const capture = Logger.make(({ message }) => void logged.push(String(message)))
+    yield* Effect.gen(function*() {
+      const registry = yield* PublishedVolumes
+      assert.deepEqual(yield* registry.all, [], "the broken record is not loaded")
+      assert.equal(yield* adoptPublishedTargets(PODS, CSI_DRIVER_NAME, "node-1"), 1)
+      assert.equal((yield* registry.get(target))?.request.volumeId, "pvc-1")
+      yield* setListenerStatus("shared", { ingressAddresses: [{ address: "192.0.2.20", addressType: "IP", ports: { http: 443 } }] })
+      assert.equal((yield* refreshPublishedVolumes("node-1")).republished, 1)
+      assert.equal((yield* snapshotTree(target))["addresses/192.0.2.20/address"], "192.0.2.20")
+    }).pipe(
+      Effect.provide(Layer.merge(PublishedVolumesFiles.layer(state), TargetLocks.layer)),
+      Effect.provideService(References.CurrentLoggers, new Set([capture]))
+    )
+    assert.ok(logged.some((line) => line.includes(`${file} is not a published-volume record, removed`)), logged.join("\n"))
+    const rewritten = yield* decodePublishedRecord(yield* fs.readFile(file))
+    assert.equal(rewritten.request.targetPath, target, "the file holds the volume's record again")
   })))

@@ -8,7 +8,7 @@ import assert from "node:assert/strict"
 import { Effect } from "effect"
 import { Kinds } from "../../../domain/kinds.ts"
 import { mountLabelKey } from "../../../domain/listenerPlan/index.ts"
-import type { KubeObject } from "../../../effects/KubeApi.ts"
+import type { KubeObject } from "../../../effects/shared/KubeApi.ts"
 import { listenerClassObject, listenerObject, makeHarness, statusOf } from "./listenerHarness.ts"
 
 const run = <A, E>(effect: Effect.Effect<A, E, import("effect").Scope.Scope>) => Effect.runPromise(Effect.scoped(effect))

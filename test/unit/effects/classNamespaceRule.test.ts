@@ -1,4 +1,4 @@
-// The controller's re-check of ListenerClass spec.allowedNamespaces (effects/classNamespaceRule.ts):
+// The controller's re-check of ListenerClass spec.allowedNamespaces (effects/controller/classNamespaceRule.ts):
 // a Listener made before the rule loses its Service and reports the class and the rule.
 import { test } from "node:test"
 import assert from "node:assert/strict"

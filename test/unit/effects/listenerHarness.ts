@@ -10,12 +10,13 @@ import type { KubeApiMemoryOptions, SeedObject } from "../../../adapters/KubeApi
 import { makeEventRecorderKube } from "../../../adapters/EventRecorderKube.ts"
 import { Kinds } from "../../../domain/kinds.ts"
 import type { ResourceKind } from "../../../domain/kinds.ts"
-import type { Action } from "../../../effects/action.ts"
-import { EventRecorder } from "../../../effects/EventRecorder.ts"
-import { KubeApi } from "../../../effects/KubeApi.ts"
-import type { KubeObject } from "../../../effects/KubeApi.ts"
-import { ListenerView } from "../../../effects/ListenerView.ts"
-import { runListenerReconcile } from "../../../effects/reconcileListener.ts"
+import type { Action } from "../../../effects/shared/action.ts"
+import { EventRecorder } from "../../../effects/shared/EventRecorder.ts"
+import { KubeApi } from "../../../effects/shared/KubeApi.ts"
+import type { KubeObject } from "../../../effects/shared/KubeApi.ts"
+import { ListenerView } from "../../../effects/controller/ListenerView.ts"
+import { runListenerReconcile } from "../../../effects/controller/reconcileListener.ts"
+import { makeStatusSchemaGaps, StatusSchemaGaps } from "../../../effects/takeover/StatusSchemaGaps.ts"
 import { listenerViewOf, makeListenerStores } from "../../../k8s/listenerCaches.ts"
 import { WatcherEvent } from "../../../k8s/runtime/watcher.ts"
 
@@ -61,8 +62,10 @@ export const makeHarness = (
       }
     })
 
-    const provide = <A, E>(effect: Effect.Effect<A, E, KubeApi | ListenerView | EventRecorder>) =>
+    const gaps = makeStatusSchemaGaps()
+    const provide = <A, E>(effect: Effect.Effect<A, E, KubeApi | ListenerView | EventRecorder | StatusSchemaGaps>) =>
       effect.pipe(
+        Effect.provideService(StatusSchemaGaps, gaps),
         Effect.provideService(KubeApi, api),
         Effect.provideService(ListenerView, view),
         Effect.provideService(EventRecorder, events)

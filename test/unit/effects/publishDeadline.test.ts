@@ -1,6 +1,6 @@
 /**
- * The publish wait (effects/publishWait.ts) bounded by the gRPC call's deadline: the CSI
- * server hands each handler its call's deadline (csi/server.ts → effects/CallDeadline.ts),
+ * The publish wait (effects/node/listenerCatchUp.ts) bounded by the gRPC call's deadline: the CSI
+ * server hands each handler its call's deadline (csi/server.ts → effects/shared/CallDeadline.ts),
  * and a publish waiting for the controller stops DEADLINE_MARGIN_MS before it, answering
  * with its own not-ready error (UNAVAILABLE, saying why) instead of the transport's bare
  * DEADLINE_EXCEEDED. Over a real Unix socket with a grpc-js client.
@@ -18,11 +18,11 @@ import { makeIdentityService } from "../../../csi/identity.ts"
 import { serveCsi } from "../../../csi/server.ts"
 import type { CsiService } from "../../../csi/server.ts"
 import type { Listener } from "../../../domain/listener.ts"
-import { CallDeadline, DEADLINE_MARGIN_MS } from "../../../effects/CallDeadline.ts"
-import type { KubeObject } from "../../../effects/KubeApi.ts"
-import { NodeView, uncachedNodeView } from "../../../effects/NodeView.ts"
-import { whileCatchingUp } from "../../../effects/publishWait.ts"
-import { ListenerAddressesNotReady } from "../../../effects/volumeErrors.ts"
+import { CallDeadline, DEADLINE_MARGIN_MS } from "../../../effects/shared/CallDeadline.ts"
+import type { KubeObject } from "../../../effects/shared/KubeApi.ts"
+import { NodeView, uncachedNodeView } from "../../../effects/node/NodeView.ts"
+import { whileCatchingUp } from "../../../effects/node/listenerCatchUp.ts"
+import { ListenerAddressesNotReady } from "../../../effects/shared/volumeErrors.ts"
 
 /** A Listener whose Service exists but whose node ports the controller has not written yet. */
 const listener: Listener = {

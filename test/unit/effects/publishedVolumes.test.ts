@@ -2,10 +2,11 @@ import { test } from "node:test"
 import assert from "node:assert/strict"
 import { Effect, Layer, Logger, References } from "effect"
 import { VolumeFsMemory } from "../../../adapters/VolumeFsMemory.ts"
+import { PublishedVolumesFiles } from "../../../adapters/PublishedVolumesFiles.ts"
 import { fingerprint } from "../../../domain/listenerPlan/json.ts"
-import { PublishedVolumes } from "../../../effects/publishedVolumes.ts"
-import type { PublishedRecord } from "../../../effects/publishedVolumes.ts"
-import { VolumeFs } from "../../../effects/VolumeFs.ts"
+import { PublishedVolumes } from "../../../effects/node/PublishedVolumes.ts"
+import type { PublishedRecord } from "../../../effects/node/PublishedVolumes.ts"
+import { VolumeFs } from "../../../effects/shared/VolumeFs.ts"
 import { interleavingVolumeFs } from "./interleavingVolumeFs.ts"
 import type { InterleavingVolumeFs } from "./interleavingVolumeFs.ts"
 
@@ -28,7 +29,7 @@ const withRegistry = (body: (fs: InterleavingVolumeFs) => Effect.Effect<void, un
   Effect.runPromise(Effect.gen(function*() {
     const memory = yield* VolumeFsMemory.make
     const fs = interleavingVolumeFs(memory.fs, 1)
-    yield* body(fs).pipe(Effect.provide(PublishedVolumes.layerFiles(STATE).pipe(Layer.provide(Layer.succeed(VolumeFs, fs.fs)))))
+    yield* body(fs).pipe(Effect.provide(PublishedVolumesFiles.layer(STATE).pipe(Layer.provide(Layer.succeed(VolumeFs, fs.fs)))))
   }))
 
 test("get reads one target's record; a forgotten target has none", () =>
@@ -48,7 +49,7 @@ test("records are read from the state directory once, when the plugin starts: li
     const memory = yield* VolumeFsMemory.make
     let reads = 0
     const counting = Layer.succeed(VolumeFs, { ...memory.fs, readFile: (path: string) => Effect.suspend(() => (reads++, memory.fs.readFile(path))) })
-    const registry = PublishedVolumes.layerFiles(STATE).pipe(Layer.provide(counting))
+    const registry = PublishedVolumesFiles.layer(STATE).pipe(Layer.provide(counting))
     // A previous process of the plugin published two volumes and forgot one of three.
     yield* Effect.gen(function*() {
       const previous = yield* PublishedVolumes
@@ -84,6 +85,29 @@ test("a record file that cannot be written still leaves the volume refreshed whi
       const registry = yield* PublishedVolumes
       yield* registry.record(recordOf("/pods/a/mount"))
       assert.deepEqual(yield* registry.all, [recordOf("/pods/a/mount")])
-    }).pipe(Effect.provide(PublishedVolumes.layerFiles(STATE).pipe(Layer.provide(failing))), Effect.provideService(References.CurrentLoggers, new Set([capture])))
+    }).pipe(Effect.provide(PublishedVolumesFiles.layer(STATE).pipe(Layer.provide(failing))), Effect.provideService(References.CurrentLoggers, new Set([capture])))
     assert.ok(logged.some((line) => line.includes("published-volume state: record /pods/a/mount")), logged.join("\n"))
+  })))
+
+test("a record file that is not a record (cut off, or another program's JSON) is reported with what is wrong and removed; the others load", () =>
+  Effect.runPromise(Effect.gen(function*() {
+    const memory = yield* VolumeFsMemory.make
+    yield* memory.fs.mkdir(STATE, { recursive: true })
+    yield* memory.fs.writeFile(`${STATE}/${fingerprint("/pods/a/mount")}.json`, JSON.stringify(recordOf("/pods/a/mount")))
+    yield* memory.fs.writeFile(`${STATE}/cut.json`, JSON.stringify(recordOf("/pods/b/mount")).slice(0, 40))
+    yield* memory.fs.writeFile(`${STATE}/foreign.json`, JSON.stringify({ request: { volumeId: "pvc-3", targetPath: "/pods/c/mount" }, listener: "shared" }))
+    const logged: Array<string> = []
+    const capture = Logger.make(({ message }) => void logged.push(String(message)))
+    const all = yield* Effect.gen(function*() {
+      return yield* (yield* PublishedVolumes).all
+    }).pipe(
+      Effect.provide(PublishedVolumesFiles.layer(STATE).pipe(Layer.provide(Layer.succeed(VolumeFs, memory.fs)))),
+      Effect.provideService(References.CurrentLoggers, new Set([capture]))
+    )
+    assert.deepEqual(all, [recordOf("/pods/a/mount")])
+    const cut = logged.find((line) => line.includes(`${STATE}/cut.json is not a published-volume record`))
+    const foreign = logged.find((line) => line.includes(`${STATE}/foreign.json is not a published-volume record`))
+    assert.ok(cut !== undefined && foreign !== undefined, logged.join("\n"))
+    assert.match(foreign, /request\.pod|listener/, "names a field that is wrong")
+    assert.deepEqual(yield* memory.fs.readDir(STATE), [`${fingerprint("/pods/a/mount")}.json`], "the broken files are removed")
   })))

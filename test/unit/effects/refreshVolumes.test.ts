@@ -5,11 +5,11 @@ import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
 import { Kinds } from "../../../domain/kinds.ts"
 import { VolumePublisher } from "../../../csi/programs.ts"
 import { VolumePublisherLive } from "../../../csi/volumePrograms.ts"
-import { KubeApi } from "../../../effects/KubeApi.ts"
-import { PublishedVolumes } from "../../../effects/publishedVolumes.ts"
-import { refreshPublishedVolumes } from "../../../effects/refreshVolumes.ts"
-import { TargetLocks } from "../../../effects/targetLocks.ts"
-import { VolumeFs } from "../../../effects/VolumeFs.ts"
+import { KubeApi } from "../../../effects/shared/KubeApi.ts"
+import { PublishedVolumes } from "../../../effects/node/PublishedVolumes.ts"
+import { refreshPublishedVolumes } from "../../../effects/node/addressRefresh.ts"
+import { TargetLocks } from "../../../effects/node/TargetLocks.ts"
+import { VolumeFs } from "../../../effects/shared/VolumeFs.ts"
 import { CLASS, createListener, createPod, createVolume, loadBalancerStatus, NAMESPACE, seedCluster, setListenerStatus, sharedListenerPublish } from "./volumeFixtures.ts"
 import { runInCluster, snapshotTree } from "./volumeTestLayer.ts"
 
@@ -32,7 +32,7 @@ const published = Effect.gen(function*() {
   yield* publisher.publish(request)
 })
 
-const run = <A, E>(effect: Effect.Effect<A, E, KubeApi | KubeApiMemory | VolumeFs | VolumePublisher | PublishedVolumes | TargetLocks | import("../../../effects/EventRecorder.ts").EventRecorder>) =>
+const run = <A, E>(effect: Effect.Effect<A, E, KubeApi | KubeApiMemory | VolumeFs | VolumePublisher | PublishedVolumes | TargetLocks | import("../../../effects/shared/EventRecorder.ts").EventRecorder>) =>
   runInCluster(effect.pipe(Effect.provide(Layer.provideMerge(VolumePublisherLive, Layer.merge(PublishedVolumes.layerMemory, TargetLocks.layer)))))
 
 const addressIn = (tree: Record<string, string>) => tree["default-address"]

@@ -1,5 +1,5 @@
 /**
- * Work on one CSI target is serialised (effects/targetLocks.ts): the kubelet's
+ * Work on one CSI target is serialised (effects/node/TargetLocks.ts): the kubelet's
  * NodePublishVolume / NodeUnpublishVolume and the live address refresh, run concurrently
  * on one target, never leave a target (or its record) behind once the unpublish has
  * completed, and never meet inside one tree. Run on the in-memory and the node:fs volume
@@ -13,16 +13,17 @@ import { join } from "node:path"
 import { Deferred, Effect, Fiber, Layer, Ref, References } from "effect"
 import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
 import { VolumeFsMemory } from "../../../adapters/VolumeFsMemory.ts"
+import { PublishedVolumesFiles } from "../../../adapters/PublishedVolumesFiles.ts"
 import { VolumeFsNode } from "../../../adapters/VolumeFsNode.ts"
 import { VolumePublisher } from "../../../csi/programs.ts"
 import type { PublishVolumeInput } from "../../../csi/programs.ts"
 import { VolumePublisherLive } from "../../../csi/volumePrograms.ts"
-import { EventRecorder } from "../../../effects/EventRecorder.ts"
-import type { KubeApi } from "../../../effects/KubeApi.ts"
-import { PublishedVolumes } from "../../../effects/publishedVolumes.ts"
-import { refreshPublishedVolumes } from "../../../effects/refreshVolumes.ts"
-import { TargetLocks } from "../../../effects/targetLocks.ts"
-import { VolumeFs } from "../../../effects/VolumeFs.ts"
+import { EventRecorder } from "../../../effects/shared/EventRecorder.ts"
+import type { KubeApi } from "../../../effects/shared/KubeApi.ts"
+import { PublishedVolumes } from "../../../effects/node/PublishedVolumes.ts"
+import { refreshPublishedVolumes } from "../../../effects/node/addressRefresh.ts"
+import { TargetLocks } from "../../../effects/node/TargetLocks.ts"
+import { VolumeFs } from "../../../effects/shared/VolumeFs.ts"
 import { interleavingVolumeFs } from "./interleavingVolumeFs.ts"
 import type { InterleavingVolumeFs } from "./interleavingVolumeFs.ts"
 import { CLASS, createListener, createPod, createVolume, loadBalancerStatus, seedCluster, setListenerStatus, sharedListenerPublish } from "./volumeFixtures.ts"
@@ -63,7 +64,7 @@ const onNode = (backend: Backend, seed: number, body: (node: Node) => Effect.Eff
   try {
     const interleaving = interleavingVolumeFs(base.fs, seed)
     const infrastructure = Layer.mergeAll(KubeApiMemory.layer(), Layer.succeed(VolumeFs, interleaving.fs), EventRecorder.layerNoop)
-    const node = Layer.mergeAll(PublishedVolumes.layerFiles(`${base.root}/state`), TargetLocks.layer).pipe(Layer.provideMerge(infrastructure))
+    const node = Layer.mergeAll(PublishedVolumesFiles.layer(`${base.root}/state`), TargetLocks.layer).pipe(Layer.provideMerge(infrastructure))
     const target = `${base.root}/pods/p2/volumes/kubernetes.io~csi/pvc-2/mount`
     const request = sharedListenerPublish(target)
     await Effect.runPromise(body({ target, request, interleaving }).pipe(

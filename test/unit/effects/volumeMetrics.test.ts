@@ -1,16 +1,17 @@
-// The node plugin's own metrics (effects/volumeMetrics.ts): a waiting publish is counted by
+// The node plugin's own metrics (effects/shared/volumeMetrics.ts): a waiting publish is counted by
 // its Event's reason (a failure that is not waiting is not), each refresh pass adds its
 // outcomes, and the published-volumes gauge follows the registry.
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import { Effect, Fiber, Metric } from "effect"
 import { PrometheusMetrics } from "effect/observability"
-import { EventRecorder } from "../../../effects/EventRecorder.ts"
-import { PublishedVolumes } from "../../../effects/publishedVolumes.ts"
-import { VolumeFsError } from "../../../effects/VolumeFs.ts"
-import { ListenerAddressesNotReady, VolumeTreeWriteFailed } from "../../../effects/volumeErrors.ts"
-import { recordRefresh, trackPublishedVolumes } from "../../../effects/volumeMetrics.ts"
-import { reportVolumeWaiting } from "../../../effects/volumeWaiting.ts"
+import { EventRecorder } from "../../../effects/shared/EventRecorder.ts"
+import { PublishedVolumes } from "../../../effects/node/PublishedVolumes.ts"
+import { VolumeFsError } from "../../../effects/shared/VolumeFs.ts"
+import { ListenerAddressesNotReady, VolumeTreeWriteFailed } from "../../../effects/shared/volumeErrors.ts"
+import { recordRefresh } from "../../../effects/shared/volumeMetrics.ts"
+import { trackPublishedVolumes } from "../../../effects/node/PublishedVolumes.ts"
+import { reportVolumeWaiting } from "../../../effects/shared/volumeWaiting.ts"
 
 const valueOf = (text: string, name: string, labels: Record<string, string> = {}): number | undefined => {
   const line = text.split("\n").find((l) =>

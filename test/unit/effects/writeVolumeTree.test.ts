@@ -8,8 +8,8 @@ import { VolumeFsMemory } from "../../../adapters/VolumeFsMemory.ts"
 import { VolumeFsNode } from "../../../adapters/VolumeFsNode.ts"
 import { planVolumeTree, UnsafeVolumeEntry } from "../../../domain/volumeTree.ts"
 import type { VolumeAddress } from "../../../domain/volumeTree.ts"
-import { VolumeFs } from "../../../effects/VolumeFs.ts"
-import { removeVolumeTree, writeVolumeTree } from "../../../effects/writeVolumeTree.ts"
+import { VolumeFs } from "../../../effects/shared/VolumeFs.ts"
+import { removeVolumeTree, writeVolumeTree } from "../../../effects/node/writeVolumeTree.ts"
 import { withTempDir } from "../withTempDir.ts"
 
 const entriesOf = (addresses: ReadonlyArray<VolumeAddress>) => {

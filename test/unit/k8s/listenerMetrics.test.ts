@@ -5,7 +5,7 @@ import assert from "node:assert/strict"
 import { Effect, Fiber, Metric } from "effect"
 import { TestClock } from "effect/testing"
 import { PrometheusMetrics } from "effect/observability"
-import type { KubeObject } from "../../../effects/KubeApi.ts"
+import type { KubeObject } from "../../../effects/shared/KubeApi.ts"
 import { isReady, trackListenerReadiness } from "../../../k8s/listenerMetrics.ts"
 import type { Store } from "../../../k8s/runtime/store.ts"
 

@@ -3,7 +3,7 @@ import assert from "node:assert/strict"
 import { errorFromBadArgument, errorFromResponse, errorFromTransport, reasonOf, RequestTimedOut } from "../../../../adapters/http/errors.ts"
 import type { RequestTarget } from "../../../../adapters/http/errors.ts"
 import { Kinds } from "../../../../domain/kinds.ts"
-import { KubeApiError } from "../../../../effects/KubeApi.ts"
+import { KubeApiError } from "../../../../effects/shared/KubeApi.ts"
 
 const target: RequestTarget = { verb: "create", kind: Kinds.Listener, namespace: "ns", name: "l1" }
 

@@ -12,7 +12,7 @@ import { Effect } from "effect"
 import { makeTransport } from "../../../../adapters/http/request.ts"
 import type { HttpRequest } from "../../../../adapters/http/request.ts"
 import { Kinds } from "../../../../domain/kinds.ts"
-import { KubeApiError } from "../../../../effects/KubeApi.ts"
+import { KubeApiError } from "../../../../effects/shared/KubeApi.ts"
 
 const withClosingServer = async (body: (server: URL, seen: { requests: Array<string>; connections: number }) => Promise<void>) => {
   const seen = { requests: [] as Array<string>, connections: 0 }

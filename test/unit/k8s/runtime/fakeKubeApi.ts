@@ -5,7 +5,7 @@
  */
 import { Cause, Effect, Layer, Queue, Ref, Stream } from "effect"
 import type { ResourceKind } from "../../../../domain/kinds.ts"
-import { KubeApi, KubeApiError } from "../../../../effects/KubeApi.ts"
+import { KubeApi, KubeApiError } from "../../../../effects/shared/KubeApi.ts"
 import type {
   KubeApiErrorReason,
   KubeObject,
@@ -14,7 +14,7 @@ import type {
   WatchEvent,
   WatchEventType,
   WatchOptions
-} from "../../../../effects/KubeApi.ts"
+} from "../../../../effects/shared/KubeApi.ts"
 
 export interface ScriptedWatch {
   readonly options: WatchOptions

@@ -4,8 +4,8 @@ import { Deferred, Effect, Fiber, Random, References, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { KubeApiMemory } from "../../../../adapters/KubeApiMemory.ts"
 import { Kinds } from "../../../../domain/kinds.ts"
-import { KubeApi, KubeApiError } from "../../../../effects/KubeApi.ts"
-import type { KubeObject } from "../../../../effects/KubeApi.ts"
+import { KubeApi, KubeApiError } from "../../../../effects/shared/KubeApi.ts"
+import type { KubeObject } from "../../../../effects/shared/KubeApi.ts"
 import { runWhileLeading } from "../../../../k8s/runtime/leaderElection.ts"
 
 const lease = { namespace: "default", name: "listener-operator" }

@@ -3,7 +3,7 @@ import assert from "node:assert/strict"
 import { Effect, Fiber, Queue, Random, References, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { Kinds } from "../../../../domain/kinds.ts"
-import { KubeApi } from "../../../../effects/KubeApi.ts"
+import { KubeApi } from "../../../../effects/shared/KubeApi.ts"
 import { initialWatcherState, runWatcher, step, watcher, type WatcherEvent, type WatcherState } from "../../../../k8s/runtime/watcher.ts"
 import { apiError, makeFakeKubeApi, object } from "./fakeKubeApi.ts"
 

@@ -2,7 +2,7 @@ import { test } from "node:test"
 import assert from "node:assert/strict"
 import { Clock, Deferred, Effect, Random, References } from "effect"
 import { TestClock } from "effect/testing"
-import { Action } from "../../../../effects/action.ts"
+import { Action } from "../../../../effects/shared/action.ts"
 import { backoffMillis } from "../../../../k8s/runtime/backoff.ts"
 import { makeWorkQueue } from "../../../../k8s/runtime/workQueue.ts"
 
