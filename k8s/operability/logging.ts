@@ -7,8 +7,7 @@ import type { Scope } from "effect"
 import type { LogLevel } from "effect/LogLevel"
 import * as LogLevels from "effect/LogLevel"
 import { fileLogger } from "./fileLog.ts"
-import { minimumLevel } from "./operatorSettings.ts"
-import type { LogSinks } from "./operatorSettings.ts"
+import type { RotationPeriod } from "./fileLog.ts"
 
 export const LOG_FORMATS = ["json", "text"] as const
 export type LogFormat = (typeof LOG_FORMATS)[number]
@@ -65,4 +64,22 @@ export const sinksLoggingLayer = (options: {
       Logger.layer(built.filter((logger): logger is Logger.Logger<unknown, unknown> => logger !== undefined)))),
     Layer.succeed(References.MinimumLogLevel, minimum)
   )
+}
+
+/** Where the roles log, each destination at its own level (operatorSettings.ts reads them). */
+export interface LogSinks {
+  readonly console: { readonly format: LogFormat; readonly level: LogLevel } | undefined
+  readonly file: {
+    readonly directory: string
+    readonly rotation: RotationPeriod
+    readonly maxFiles: number | undefined
+    readonly level: LogLevel
+  } | undefined
+}
+
+/** The least severe of the levels in use: below it nothing is logged anywhere. */
+export const minimumLevel = (levels: ReadonlyArray<LogLevel | undefined>, fallback: LogLevel): LogLevel => {
+  const used = levels.filter((level): level is LogLevel => level !== undefined)
+  if (used.length === 0) return fallback
+  return used.reduce((a, b) => LogLevels.isGreaterThan(a, b) ? b : a)
 }

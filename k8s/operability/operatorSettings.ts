@@ -6,10 +6,9 @@
  * for the variables upstream reads without a flag (CONSOLE_LOG_LEVEL, FILE_LOG_LEVEL).
  */
 import type { LogLevel } from "effect/LogLevel"
-import * as LogLevels from "effect/LogLevel"
 import { ROTATION_PERIODS } from "./fileLog.ts"
 import type { RotationPeriod } from "./fileLog.ts"
-import type { LogFormat } from "./logging.ts"
+import type { LogFormat, LogSinks } from "./logging.ts"
 import { levelSetting, TelemetrySettingError } from "./telemetrySettings.ts"
 import type { Env } from "./telemetrySettings.ts"
 
@@ -24,15 +23,6 @@ export interface UpstreamFlags {
   readonly eosDisabled: boolean
 }
 
-export interface LogSinks {
-  readonly console: { readonly format: LogFormat; readonly level: LogLevel } | undefined
-  readonly file: {
-    readonly directory: string
-    readonly rotation: RotationPeriod
-    readonly maxFiles: number | undefined
-    readonly level: LogLevel
-  } | undefined
-}
 
 const consoleFormat = (value: string | undefined, fallback: LogFormat): LogFormat => {
   if (value === undefined || value === "") return fallback
@@ -76,12 +66,6 @@ export const logSinks = (env: Env, flags: UpstreamFlags, base: { readonly level:
   }
 }
 
-/** The least severe of the levels in use: below it nothing is logged anywhere. */
-export const minimumLevel = (levels: ReadonlyArray<LogLevel | undefined>, fallback: LogLevel): LogLevel => {
-  const used = levels.filter((level): level is LogLevel => level !== undefined)
-  if (used.length === 0) return fallback
-  return used.reduce((a, b) => LogLevels.isGreaterThan(a, b) ? b : a)
-}
 
 /**
  * Upstream warns when its build is more than a year old. Ours has no support window to

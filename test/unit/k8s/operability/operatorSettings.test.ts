@@ -1,7 +1,8 @@
 // Upstream's console, file and end-of-support settings: the same meaning, or refused in one line.
 import { test } from "node:test"
 import assert from "node:assert/strict"
-import { logSinks, minimumLevel } from "../../../../k8s/operability/operatorSettings.ts"
+import { minimumLevel } from "../../../../k8s/operability/logging.ts"
+import { logSinks } from "../../../../k8s/operability/operatorSettings.ts"
 import type { UpstreamFlags } from "../../../../k8s/operability/operatorSettings.ts"
 
 const none: UpstreamFlags = {
