@@ -27,7 +27,8 @@ import { eventually } from "../test/envtest/kubeClient.ts"
 import { freePort } from "../test/envtest/ports.ts"
 
 const repoRoot = join(import.meta.dirname, "..")
-const MAIN = join(repoRoot, "dist", "bin", "main.js")
+// CONTROLLER_MAIN: another build's bundle (e.g. an older commit's), to compare
+const MAIN = process.env["CONTROLLER_MAIN"] ?? join(repoRoot, "dist", "bin", "main.js")
 const counts = (process.argv[2] ?? "1000,10000").split(",").map(Number).filter((count) => count > 0)
 const values = parse(readFileSync(join(repoRoot, "deploy", "helm", "listener-operator", "values.yaml"), "utf8")) as {
   controller: { nodeFlags?: ReadonlyArray<string> | null; nodeOptions?: string }
@@ -152,7 +153,7 @@ const removeRun = async (plane: ControlPlane, namespace: string): Promise<void> 
 
 async function main() {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: npm run build`)
-  console.log(`# controller at scale: node ${process.version}, flags ${flags.join(" ") || "none"}, load ${load()}`)
+  console.log(`# controller at scale: ${MAIN}, node ${process.version}, flags ${flags.join(" ") || "none"}, load ${load()}`)
   const plane = await startControlPlane()
   try {
     for (const crd of crdManifests()) await plane.kube.create("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd)

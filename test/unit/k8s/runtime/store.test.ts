@@ -170,3 +170,21 @@ test("transform runs on cached objects; writeThrough of another kind is a defect
     const exit = yield* Effect.exit(store.writeThrough(object("svc", "2", { kind: "Service" })))
     assert.equal(exit._tag, "Failure")
   })))
+
+test("a relist streams in: the old contents stay readable until it ends; a new RelistStarted forgets an abandoned one", () =>
+  run(Effect.gen(function*() {
+    const { store, apply } = yield* makeStore(Kinds.ConfigMap)
+    yield* applyAll(apply, WatcherEvent.relist([object("a", "1"), object("b", "2")], "2"))
+    yield* apply(WatcherEvent.relistStarted)
+    yield* apply(WatcherEvent.relisted([object("a", "5")]))
+    // mid-relist: a is already the new version, b (not listed yet) is still there
+    assert.equal(versionOf(yield* store.get({ namespace: "default", name: "a" })), "5")
+    assert.equal(versionOf(yield* store.get({ namespace: "default", name: "b" })), "2")
+    // the relist is abandoned (its stream broke) and starts over: a, seen only by the
+    // abandoned attempt, is gone by the time the new one ends without it
+    yield* apply(WatcherEvent.relistStarted)
+    yield* apply(WatcherEvent.relisted([object("b", "6")]))
+    const changes = yield* apply(WatcherEvent.restarted("7"))
+    assert.deepEqual(changes.map((c) => `${c.previous?.metadata.name}→${c.current?.metadata.name ?? "-"}`), ["a→-"])
+    assert.deepEqual(names(yield* store.list()), ["b"])
+  })))
