@@ -53,19 +53,35 @@ describe(`${N} Listeners on the chart's default limits`, { timeout: 7_200_000 },
   const reconciled = (metrics: string): number =>
     metrics.split("\n").filter((line) => line.startsWith("controller_runtime_reconcile_total{") && line.includes('controller="listener"'))
       .reduce((n, line) => n + Number(line.slice(line.lastIndexOf(" ") + 1)), 0)
-  /** The controller's process on this machine (the nodes are network namespaces of it): its pid, by its command line. */
-  const controllerProcess = (): number => {
+  /**
+   * The controller's process on this machine (the nodes are network namespaces of it): the
+   * `main.js run controller` process in the cgroup of the Pod's controller container (runc
+   * names it after the container's id) — not another checkout's controller on the machine.
+   */
+  const controllerProcess = (pod: KubeObject): number => {
+    const statuses = (pod.status?.["containerStatuses"] ?? []) as Array<{ name: string; containerID?: string }>
+    const id = (statuses.find((s) => s.name === "controller")?.containerID ?? "").replace(/^[a-z]+:\/\//u, "")
+    assert.ok(id !== "", `the controller container of ${pod.metadata.name} has an id`)
     const pids = readdirSync("/proc").filter((entry) => /^\d+$/u.test(entry)).filter((pid) => {
       try {
         const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")
-        return argv.some((a) => a.endsWith("main.js")) && argv.includes("run") && argv.includes("controller")
+        if (!(argv.some((a) => a.endsWith("main.js")) && argv.includes("run") && argv.includes("controller"))) return false
+        return readFileSync(`/proc/${pid}/cgroup`, "utf8").includes(id)
       } catch {
         return false
       }
     })
-    assert.equal(pids.length, 1, `one controller process (${pids.join(", ")})`)
+    assert.equal(pids.length, 1, `one controller process in container ${id} (${pids.join(", ")})`)
     return Number(pids[0])
   }
+  /** The memory cgroup (v1) of a process: its limit and the kernel's peak of its usage, in MiB. */
+  const memoryCgroup = (pid: number): { limitMiB: number; maxUsageMiB: number } => {
+    const line = readFileSync(`/proc/${pid}/cgroup`, "utf8").split("\n").find((l) => /^\d+:([^:]*,)?memory(,[^:]*)?:/u.test(l))!
+    const dir = `/sys/fs/cgroup/memory${line.slice(line.lastIndexOf(":") + 1)}`
+    const read = (file: string) => Number(readFileSync(`${dir}/${file}`, "utf8").trim()) / 1024 / 1024
+    return { limitMiB: read("memory.limit_in_bytes"), maxUsageMiB: read("memory.max_usage_in_bytes") }
+  }
+  const chartLimitMiB = Number(/^(\d+)Mi$/u.exec(chartLimit)?.[1] ?? Number.NaN)
   const statusMiB = (pid: number, field: "VmRSS" | "VmHWM") =>
     Number(readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith(`${field}:`))!.split(/\s+/u)[1]) / 1024
   const addressed = async (): Promise<number> => {
@@ -138,10 +154,12 @@ describe(`${N} Listeners on the chart's default limits`, { timeout: 7_200_000 },
     const convergedS = (performance.now() - t0) / 1000
     await new Promise((r) => setTimeout(r, 5000))
     const writes = byResource(await controllerWrites(startedAt))
-    const pid = controllerProcess()
+    const pid = controllerProcess(pod)
     const steady = statusMiB(pid, "VmRSS")
     const peak = statusMiB(pid, "VmHWM")
-    report(`${N} created in ${createdS.toFixed(1)} s, all addressed ${convergedS.toFixed(1)} s after the first create; controller writes ${JSON.stringify([...writes])}; RSS ${steady.toFixed(1)} MiB, peak ${peak.toFixed(1)} MiB (limit ${chartLimit}); load ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`)
+    const cgroup = memoryCgroup(pid)
+    assert.equal(cgroup.limitMiB, chartLimitMiB, "the chart's limit is the container's memory cgroup limit")
+    report(`${N} created in ${createdS.toFixed(1)} s, all addressed ${convergedS.toFixed(1)} s after the first create; controller writes ${JSON.stringify([...writes])}; RSS ${steady.toFixed(1)} MiB, peak ${peak.toFixed(1)} MiB, cgroup peak ${cgroup.maxUsageMiB.toFixed(1)} MiB (limit ${chartLimit}); load ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`)
     assert.equal(writes.get("patch services"), N)
     assert.equal(writes.get("patch listeners/status"), N)
     assert.equal([...writes.values()].reduce((a, b) => a + b, 0), 2 * N, "no other write to Services or Listeners")
@@ -159,11 +177,13 @@ describe(`${N} Listeners on the chart's default limits`, { timeout: 7_200_000 },
     await eventually(`${N} Listeners reconciled after the restart`, async () => reconciled(await metricsOf(fresh)) >= N, { timeoutMs: 1_800_000, intervalMs: 500 })
     const reconciledS = (performance.now() - t0) / 1000
     await new Promise((r) => setTimeout(r, 5000))
-    const pid = controllerProcess()
+    const pid = controllerProcess(fresh)
     const peak = statusMiB(pid, "VmHWM")
     const rss = statusMiB(pid, "VmRSS")
+    const cgroup = memoryCgroup(pid)
+    assert.equal(cgroup.limitMiB, chartLimitMiB)
     const writes = await controllerWrites(restartedAt)
-    report(`restart: all ${N} reconciled ${reconciledS.toFixed(1)} s after the Pod's deletion; peak RSS ${peak.toFixed(1)} MiB, RSS ${rss.toFixed(1)} MiB (limit ${chartLimit}); writes ${writes.length}`)
+    report(`restart: all ${N} reconciled ${reconciledS.toFixed(1)} s after the Pod's deletion; peak RSS ${peak.toFixed(1)} MiB, RSS ${rss.toFixed(1)} MiB, cgroup peak ${cgroup.maxUsageMiB.toFixed(1)} MiB (limit ${chartLimit}); writes ${writes.length}`)
     assert.deepEqual(writes.map((w) => `${w.verb} ${w.objectRef?.resource}/${w.objectRef?.name}`), [], "no write after a restart")
     const limit = notOomKilled((await controllerPods()).find((p) => p.metadata.uid === fresh.metadata.uid)!)
     assert.equal(limit, chartLimit)
