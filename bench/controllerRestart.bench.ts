@@ -144,7 +144,8 @@ const addressed = async (plane: ControlPlane, namespace: string): Promise<number
 
 const removeRun = async (plane: ControlPlane, namespace: string): Promise<void> => {
   for (const path of [`${LISTENERS}/namespaces/${namespace}/listeners`, `/api/v1/namespaces/${namespace}/services`]) {
-    const answer = await plane.kube.raw("DELETE", path)
+    // deleting 10,000 objects takes the API server longer than the client's default minute
+    const answer = await plane.kube.raw("DELETE", path, { timeoutMs: 900_000 })
     if (answer.status >= 300) throw new Error(`DELETE ${path}: ${answer.status}`)
     await eventually(`${path} empty`, async () => (await plane.kube.list(path, { limit: 1 })).items.length === 0, { timeoutMs: 600_000, intervalMs: 1000 })
   }
