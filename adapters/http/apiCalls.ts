@@ -13,7 +13,7 @@ import type {
   DeleteOptions,
   KubeApiError,
   KubeObject,
-  ListOptions,
+  ListPageOptions,
   ListResult,
   ObjectRef,
   PatchOptions,
@@ -139,6 +139,9 @@ export const makeKubeApi = (transport: Transport): KubeApi["Service"] => {
       watch: 1,
       resourceVersion: options.resourceVersion,
       allowWatchBookmarks: options.allowBookmarks === true ? true : undefined,
+      sendInitialEvents: options.sendInitialEvents === true ? true : undefined,
+      // the only match a watch-list accepts: the state sent is at least as new as resourceVersion
+      resourceVersionMatch: options.sendInitialEvents === true ? "NotOlderThan" : undefined,
       timeoutSeconds: options.timeoutSeconds,
       labelSelector: options.labelSelector,
       fieldSelector: options.fieldSelector
@@ -174,7 +177,7 @@ export const makeKubeApi = (transport: Transport): KubeApi["Service"] => {
       return yield* expectObject(target)(body)
     }),
 
-    list: Effect.fn("KubeApiHttp.list")(function*(kind: ResourceKind, options?: ListOptions) {
+    list: Effect.fn("KubeApiHttp.list")(function*(kind: ResourceKind, options?: ListPageOptions) {
       const namespace = kind.namespaced ? options?.namespace : undefined
       const target: RequestTarget = { verb: "list", kind, namespace }
       const body = yield* call({
@@ -182,18 +185,29 @@ export const makeKubeApi = (transport: Transport): KubeApi["Service"] => {
         method: "GET",
         verb: "list",
         path: collectionPath(kind, namespace),
-        query: { labelSelector: options?.labelSelector, fieldSelector: options?.fieldSelector }
+        query: {
+          labelSelector: options?.labelSelector,
+          fieldSelector: options?.fieldSelector,
+          limit: options?.limit,
+          continue: options?.continue
+        }
       })
       const items = isRecord(body) ? body["items"] : undefined
       const metadata = isRecord(body) ? body["metadata"] : undefined
       const resourceVersion = isRecord(metadata) ? metadata["resourceVersion"] : undefined
+      const next = isRecord(metadata) ? metadata["continue"] : undefined
       // `items` is null (not []) in an empty list of some kinds
       if ((items !== null && !Array.isArray(items)) || typeof resourceVersion !== "string") {
         return yield* errorFromBadAnswer(target, "answer is not a list")
       }
       const objects = (items ?? []) as ReadonlyArray<unknown>
       if (!objects.every(isKubeObject)) return yield* errorFromBadAnswer(target, "list holds an item without metadata")
-      const result: ListResult = { items: objects.map((o) => withTypeMeta(kind, o)), resourceVersion }
+      if (next !== undefined && typeof next !== "string") return yield* errorFromBadAnswer(target, "list has a continue token that is not a string")
+      const result: ListResult = {
+        items: objects.map((o) => withTypeMeta(kind, o)),
+        resourceVersion,
+        ...(next === undefined || next === "" ? {} : { continue: next })
+      }
       return result
     }),
 

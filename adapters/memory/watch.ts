@@ -1,16 +1,19 @@
 /**
  * Watch streams over the store's change history, with the watch cache's semantics:
  * resume strictly after a resourceVersion, 410 Gone when it is older than the retained
- * history (or than the last compaction), "" or "0" replay the current state as ADDED first, and selector transitions
+ * history (or than the last compaction), "" or "0" replay the current state as ADDED first, a watch-list
+ * (`sendInitialEvents`) replays it and then sends the BOOKMARK annotated
+ * `k8s.io/initial-events-end` (it needs `allowBookmarks`, as on the real server), and selector transitions
  * (an object that starts matching arrives as ADDED, one that stops matching as DELETED
  * with its previous content). The subscription lives as long as the stream.
  */
 import { Duration, Effect, Queue, Stream } from "effect"
 import type { ResourceKind } from "../../domain/kinds.ts"
 import { apiVersionOf, resourceKeyOf } from "../../domain/kinds.ts"
+import { INITIAL_EVENTS_END_ANNOTATION } from "../../effects/shared/KubeApi.ts"
 import type { KubeApiError, KubeObject, WatchEvent, WatchOptions } from "../../effects/shared/KubeApi.ts"
 import { attempt } from "./attempt.ts"
-import { badRequest, gone } from "./errors.ts"
+import { badRequest, gone, unprocessable } from "./errors.ts"
 import { clone } from "./json.ts"
 import type { ApiServer, Selection } from "./server.ts"
 import type { ChangeEvent } from "./store.ts"
@@ -30,12 +33,15 @@ const toWatchEvent = (server: ApiServer, kind: ResourceKind, selection: Selectio
   return undefined
 }
 
-const bookmark = (server: ApiServer, kind: ResourceKind): WatchEvent => ({
+const bookmark = (server: ApiServer, kind: ResourceKind, initialEventsEnd = false): WatchEvent => ({
   type: "BOOKMARK",
   object: {
     apiVersion: apiVersionOf(kind),
     kind: kind.kind,
-    metadata: { resourceVersion: String(server.store.currentRevision) }
+    metadata: {
+      resourceVersion: String(server.store.currentRevision),
+      ...(initialEventsEnd ? { annotations: { [INITIAL_EVENTS_END_ANNOTATION]: "true" } } : {})
+    }
   }
 })
 
@@ -54,10 +60,15 @@ const subscribe = (
     if (out !== undefined) offer(out)
   }
   const version = options.resourceVersion
-  if (version === "" || version === "0") {
+  const watchList = options.sendInitialEvents === true
+  if (watchList && options.allowBookmarks !== true) {
+    throw unprocessable(target, "sendInitialEvents requires setting allowWatchBookmarks to true")
+  }
+  if (version === "" || version === "0" || watchList) {
     for (const stored of server.store.list(kind, selection.namespace)) {
       if (server.matches(kind, selection, stored.object)) offer({ type: "ADDED", object: clone(stored.object) })
     }
+    if (watchList) offer(bookmark(server, kind, true))
   } else {
     if (!/^\d+$/.test(version)) throw badRequest(target, `invalid resource version: ${JSON.stringify(version)}`)
     const since = server.store.eventsSince(Number(version))

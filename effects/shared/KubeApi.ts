@@ -80,10 +80,19 @@ export interface ListOptions {
   readonly fieldSelector?: string | undefined
 }
 
+/** A list in pages: at most `limit` objects per answer, the next page asked for with its `continue` token. */
+export interface ListPageOptions extends ListOptions {
+  readonly limit?: number | undefined
+  /** The `continue` token of the page before; all other options must be the same as for the first page. */
+  readonly continue?: string | undefined
+}
+
 export interface ListResult {
   readonly items: ReadonlyArray<KubeObject>
   /** The collection's resourceVersion: where a watch resumes. */
   readonly resourceVersion: string
+  /** Present when more pages follow (a `limit` was given): the next page's token. */
+  readonly continue?: string | undefined
 }
 
 export interface WatchOptions extends ListOptions {
@@ -93,7 +102,18 @@ export interface WatchOptions extends ListOptions {
   readonly allowBookmarks?: boolean | undefined
   /** The server ends the stream after this long; the caller re-watches from the last version. */
   readonly timeoutSeconds?: number | undefined
+  /**
+   * A watch-list (KEP-3157): the server first sends the current state as ADDED events,
+   * then a BOOKMARK annotated `k8s.io/initial-events-end: "true"` carrying the state's
+   * resourceVersion, then the changes after it. Needs `allowBookmarks`; sent with
+   * `resourceVersionMatch=NotOlderThan` (an empty `resourceVersion` asks for the newest
+   * state). A server without the WatchList feature refuses it (422 Invalid).
+   */
+  readonly sendInitialEvents?: boolean | undefined
 }
+
+/** Marks the BOOKMARK that ends a watch-list's initial events. */
+export const INITIAL_EVENTS_END_ANNOTATION = "k8s.io/initial-events-end"
 
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK"
 
@@ -190,7 +210,7 @@ export const ignoreNotFound = <R>(
 
 type KubeApiMethods = {
   get(kind: ResourceKind, ref: ObjectRef): Effect.Effect<KubeObject, KubeApiError>
-  list(kind: ResourceKind, options?: ListOptions): Effect.Effect<ListResult, KubeApiError>
+  list(kind: ResourceKind, options?: ListPageOptions): Effect.Effect<ListResult, KubeApiError>
   watch(kind: ResourceKind, options: WatchOptions): Stream.Stream<WatchEvent, KubeApiError>
   create(kind: ResourceKind, object: KubeObject, options?: WriteOptions): Effect.Effect<KubeObject, KubeApiError>
   /** PUT: optimistic concurrency on `metadata.resourceVersion` (Conflict when stale). Status is ignored. */

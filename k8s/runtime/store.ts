@@ -11,13 +11,16 @@
  * - Versions only move forward: an update (watch event or write-through) whose
  *   resourceVersion is not newer than the cached one is ignored (compared as decimal big
  *   integers, see resourceVersion.ts); a delete is ignored if the cache holds a newer object.
- * - A `Restarted` (re)list replaces the contents: objects missing from the list are removed,
- *   except ones written through after the list's snapshot (the watch will report them).
+ * - A (re)list replaces the contents as it streams in (`RelistStarted`, `Relisted` objects,
+ *   `Restarted`): each listed object is stripped and cached as it arrives, so only the keys
+ *   seen are held on the side; at `Restarted` the objects the relist did not bring are
+ *   removed, except ones written through after the list's snapshot (the watch will report
+ *   them). Until then readers see the old or the new version of each object, never a gap.
  * - `metadata.managedFields` and kubectl's last-applied-configuration annotation are
  *   stripped from every cached object (each is often larger than the rest of the object
  *   and no reconcile reads them), then the optional `transform` runs.
  * - Secondary indexes are registered up front and kept in step with every change.
- * - `ready` completes after the first list has been applied and stays complete.
+ * - `ready` completes after the first relist has ended and stays complete.
  * Caveats:
  * - Returned objects are shared with the cache: never mutate them.
  * - A read may be older than the API server (by one watch round trip); only write-through
@@ -187,14 +190,23 @@ export const makeStore = <I extends string = never>(
       return { previous, current: undefined }
     }
 
-    const replaceAll = (listed: ReadonlyArray<KubeObject>, listVersion: string): ReadonlyArray<Change> => {
+    // Keys a relist under way has brought so far; undefined when none is under way.
+    let relisted: Set<string> | undefined
+
+    const upsertListed = (listed: ReadonlyArray<KubeObject>): ReadonlyArray<Change> => {
       const changes: Array<Change> = []
-      const seen = new Set<string>()
       for (const raw of listed) {
-        seen.add(objectKeyOf(raw))
+        relisted?.add(objectKeyOf(raw))
         const change = upsertIfNewer(raw)
         if (change !== undefined) changes.push(change)
       }
+      return changes
+    }
+
+    const removeUnlisted = (listVersion: string): ReadonlyArray<Change> => {
+      const seen = relisted ?? new Set<string>()
+      relisted = undefined
+      const changes: Array<Change> = []
       for (const [key, previous] of [...objects]) {
         if (seen.has(key)) continue
         // Written through after the list's snapshot: the watch from listVersion reports it.
@@ -242,9 +254,16 @@ export const makeStore = <I extends string = never>(
             const change = deleteUnlessNewer(event.object)
             return change === undefined ? [] : [change]
           })
+        case "RelistStarted":
+          return Effect.sync(() => {
+            relisted = new Set()
+            return []
+          })
+        case "Relisted":
+          return Effect.sync(() => upsertListed(event.objects))
         case "Restarted":
           return Effect.tap(
-            Effect.sync(() => replaceAll(event.objects, event.resourceVersion)),
+            Effect.sync(() => removeUnlisted(event.resourceVersion)),
             () => Deferred.succeed(readyLatch, undefined)
           )
       }

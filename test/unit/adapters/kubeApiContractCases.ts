@@ -365,6 +365,21 @@ export const kubeApiContractCases = (
       assert.equal(`${events[2]!.type} ${events[2]!.object.metadata.name}`, "ADDED c")
     })
 
+    kubeCase("a watch-list sends the current state as ADDED, then the initial-events-end bookmark", async (c) => {
+      const { api, ns, run } = c
+      await run(api.create(Kinds.ConfigMap, configMap(ns, "a", {}, { case: "watch-list" })))
+      await run(api.create(Kinds.ConfigMap, configMap(ns, "b", {}, { case: "watch-list" })))
+      const stream = api.watch(Kinds.ConfigMap, {
+        namespace: ns, labelSelector: "case=watch-list", resourceVersion: "", allowBookmarks: true, sendInitialEvents: true
+      })
+      const events = await c.watchEvents(stream, 3)
+      assert.deepEqual(events.slice(0, 2).map((e) => e.type), ["ADDED", "ADDED"])
+      assert.deepEqual(names(events.slice(0, 2).map((e) => e.object)), ["a", "b"])
+      assert.equal(events[2]!.type, "BOOKMARK")
+      assert.equal(events[2]!.object.metadata.annotations?.["k8s.io/initial-events-end"], "true")
+      assert.ok(rv(events[2]!.object) >= Math.max(rv(events[0]!.object), rv(events[1]!.object)), "the bookmark's version covers the state sent")
+    })
+
     // Watch-cached kinds (ConfigMap) keep their history since the API server started, even
     // across etcd compaction; Events are not watch-cached, so their watches read etcd, which
     // forgets compacted revisions.

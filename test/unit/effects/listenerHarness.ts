@@ -58,7 +58,7 @@ export const makeHarness = (
     const sync = Effect.gen(function*() {
       const version = cluster.resourceVersion()
       for (const writer of Object.values(stores)) {
-        yield* writer.apply(WatcherEvent.restarted(cluster.objects(writer.store.kind), version))
+        for (const event of WatcherEvent.relist(cluster.objects(writer.store.kind), version)) yield* writer.apply(event)
       }
     })
 

@@ -93,7 +93,7 @@ test("end to end over the in-memory API server: sync, events, mapping, write-thr
       yield* api.create(Kinds.ConfigMap, configMap("c"))
       yield* settle
       calls.length = 0
-      const listsBefore = cluster.requests.count("list", Kinds.ConfigMap)
+      const watchesBefore = cluster.requests.count("watch", Kinds.ConfigMap)
       isCut = true
       yield* Deferred.fail(cut, partitioned())
       yield* settle
@@ -103,12 +103,14 @@ test("end to end over the in-memory API server: sync, events, mapping, write-thr
       isCut = false
       assert.equal(Option.isSome(yield* controller.stores.configMaps.get({ namespace: "default", name: "c" })), true)
       // the failed watch backs off 800ms; its Gone follows a failure, so the relist backs off
-      // once more (1600ms) before it lists
+      // once more (1600ms) before its watch-list
       yield* TestClock.adjust("2 seconds")
       yield* settle
       yield* TestClock.adjust("1 second")
       yield* settle
-      assert.equal(cluster.requests.count("list", Kinds.ConfigMap), listsBefore + 1)
+      // the resume that met Gone, then the relist: a watch-list, never a LIST
+      assert.equal(cluster.requests.count("watch", Kinds.ConfigMap), watchesBefore + 2)
+      assert.equal(cluster.requests.count("list", Kinds.ConfigMap), 0)
       assert.equal(Option.isNone(yield* controller.stores.configMaps.get({ namespace: "default", name: "c" })), true)
       assert.equal(Option.isSome(yield* controller.stores.configMaps.get({ namespace: "default", name: "x4" })), true)
       assert.deepEqual(calls, ["default/c"])

@@ -2,6 +2,10 @@
  * A scripted fake of the KubeApi port's list and watch, for runtime unit tests: every list
  * call waits for a response the test supplies, every watch call becomes a handle the test
  * drives (emit events, end the stream, fail it). Other methods are unimplemented.
+ *
+ * A watch-list (`sendInitialEvents`) is refused with 422 Invalid, as by an API server
+ * without the WatchList feature, unless the fake is made with `{ watchList: true }`: then
+ * it is a scripted watch like any other (the test emits the initial events and bookmark).
  */
 import { Cause, Effect, Layer, Queue, Ref, Stream } from "effect"
 import type { ResourceKind } from "../../../../domain/kinds.ts"
@@ -24,11 +28,14 @@ export interface ScriptedWatch {
 }
 
 export interface ScriptedKind {
-  respondList(items: ReadonlyArray<KubeObject>, resourceVersion: string): Effect.Effect<void>
+  /** Answers the next list call (a page, when `continueToken` is given). */
+  respondList(items: ReadonlyArray<KubeObject>, resourceVersion: string, continueToken?: string): Effect.Effect<void>
   failList(reason: KubeApiErrorReason): Effect.Effect<void>
   /** Waits until the code under test opens its next watch of this kind. */
   readonly nextWatch: Effect.Effect<ScriptedWatch>
   readonly listCalls: Effect.Effect<ReadonlyArray<ListOptions | undefined>>
+  /** Watch-lists asked for (refused ones too). */
+  readonly watchListCalls: Effect.Effect<number>
 }
 
 export interface FakeKubeApi {
@@ -60,8 +67,9 @@ export const object = (
 
 type ListResponse = { readonly _tag: "ok"; readonly result: ListResult } | { readonly _tag: "error"; readonly reason: KubeApiErrorReason }
 
-const makeKind = (kind: ResourceKind) =>
+const makeKind = (kind: ResourceKind, servesWatchList: boolean) =>
   Effect.gen(function*() {
+    const watchListCalls = yield* Ref.make(0)
     const responses = yield* Queue.unbounded<ListResponse>()
     const watches = yield* Queue.unbounded<ScriptedWatch>()
     const listCalls = yield* Ref.make<ReadonlyArray<ListOptions | undefined>>([])
@@ -73,6 +81,10 @@ const makeKind = (kind: ResourceKind) =>
       )
     const watch = (options: WatchOptions): Stream.Stream<WatchEvent, KubeApiError> =>
       Stream.unwrap(Effect.gen(function*() {
+        if (options.sendInitialEvents === true) {
+          yield* Ref.update(watchListCalls, (n) => n + 1)
+          if (!servesWatchList) return Stream.fail(apiError("Invalid", "watch", kind.kind))
+        }
         const events = yield* Queue.unbounded<WatchEvent, KubeApiError | Cause.Done>()
         yield* Queue.offer(watches, {
           options,
@@ -83,23 +95,34 @@ const makeKind = (kind: ResourceKind) =>
         return Stream.fromQueue(events)
       }))
     const script: ScriptedKind = {
-      respondList: (items, resourceVersion) => Effect.asVoid(Queue.offer(responses, { _tag: "ok", result: { items, resourceVersion } })),
+      respondList: (items, resourceVersion, continueToken) =>
+        Effect.asVoid(Queue.offer(responses, {
+          _tag: "ok",
+          result: { items, resourceVersion, ...(continueToken === undefined ? {} : { continue: continueToken }) }
+        })),
       failList: (reason) => Effect.asVoid(Queue.offer(responses, { _tag: "error", reason })),
       nextWatch: Queue.take(watches),
-      listCalls: Ref.get(listCalls)
+      listCalls: Ref.get(listCalls),
+      watchListCalls: Ref.get(watchListCalls)
     }
     return { script, list, watch }
   })
 
-export const makeFakeKubeApi = (kinds: ReadonlyArray<ResourceKind>): Effect.Effect<FakeKubeApi> =>
+export const makeFakeKubeApi = (
+  kinds: ReadonlyArray<ResourceKind>,
+  options: { readonly watchList?: boolean } = {}
+): Effect.Effect<FakeKubeApi> =>
   Effect.gen(function*() {
     const byPlural = new Map<string, Effect.Success<ReturnType<typeof makeKind>>>()
-    for (const kind of kinds) byPlural.set(kind.plural, yield* makeKind(kind))
+    for (const kind of kinds) byPlural.set(kind.plural, yield* makeKind(kind, options.watchList === true))
     const of = (kind: ResourceKind) => {
       const entry = byPlural.get(kind.plural)
       if (entry === undefined) throw new Error(`fake KubeApi: kind ${kind.kind} was not scripted`)
       return entry
     }
-    const scripted = { list: (kind: ResourceKind, options?: ListOptions) => of(kind).list(options), watch: (kind: ResourceKind, options: WatchOptions) => of(kind).watch(options) }
+    const scripted = {
+      list: (kind: ResourceKind, listOptions?: ListOptions) => of(kind).list(listOptions),
+      watch: (kind: ResourceKind, watchOptions: WatchOptions) => of(kind).watch(watchOptions)
+    }
     return { layer: KubeApi.layerStub(scripted), service: KubeApi.stub(scripted), kind: (kind) => of(kind).script }
   })

@@ -3,12 +3,15 @@ import assert from "node:assert/strict"
 import { Effect, Option } from "effect"
 import { Kinds } from "../../../../domain/kinds.ts"
 import type { KubeObject } from "../../../../effects/shared/KubeApi.ts"
-import { Indexers, LAST_APPLIED_ANNOTATION, makeStore } from "../../../../k8s/runtime/store.ts"
+import { Indexers, LAST_APPLIED_ANNOTATION, makeStore, type StoreWriter } from "../../../../k8s/runtime/store.ts"
 import { WatcherEvent } from "../../../../k8s/runtime/watcher.ts"
 import { object } from "./fakeKubeApi.ts"
 
 const run = <A>(effect: Effect.Effect<A>) => Effect.runPromise(effect)
 const versionOf = (found: Option.Option<KubeObject>) => Option.getOrUndefined(found)?.metadata.resourceVersion
+/** Applies a relist's events in order; the changes of all of them. */
+const applyAll = <I extends string>(apply: StoreWriter<I>["apply"], events: ReadonlyArray<WatcherEvent>) =>
+  Effect.map(Effect.forEach(events, apply), (changes) => changes.flat())
 const names = (objects: ReadonlyArray<KubeObject>) => objects.map((o) => o.metadata.name).sort()
 
 test("ready completes only after the first list is applied", () =>
@@ -16,7 +19,7 @@ test("ready completes only after the first list is applied", () =>
     const { store, apply } = yield* makeStore(Kinds.ConfigMap)
     yield* apply(WatcherEvent.applied(object("a", "1")))
     assert.equal(yield* store.isReady, false)
-    yield* apply(WatcherEvent.restarted([object("a", "1")], "1"))
+    yield* applyAll(apply, WatcherEvent.relist([object("a", "1")], "1"))
     assert.equal(yield* store.isReady, true)
     yield* store.ready
   })))
@@ -28,7 +31,7 @@ test("managedFields are stripped from cached objects without touching the caller
       ...object("a", "1"),
       metadata: { ...object("a", "1").metadata, managedFields: [{ manager: "kubectl", operation: "Apply" }] }
     }
-    yield* apply(WatcherEvent.restarted([raw], "1"))
+    yield* applyAll(apply, WatcherEvent.relist([raw], "1"))
     const cached = Option.getOrThrow(yield* store.get({ namespace: "default", name: "a" }))
     assert.equal("managedFields" in cached.metadata, false)
     assert.equal(cached.metadata.uid, "uid-a")
@@ -47,7 +50,7 @@ test("kubectl's last-applied copy is dropped from cached objects; other annotati
         annotations: { [LAST_APPLIED_ANNOTATION]: JSON.stringify({ big: "x".repeat(10_000) }), "listeners.stackable.tech/applied-fingerprint": "f1" }
       }
     }
-    yield* apply(WatcherEvent.restarted([raw], "1"))
+    yield* applyAll(apply, WatcherEvent.relist([raw], "1"))
     const cached = Option.getOrThrow(yield* store.get({ namespace: "default", name: "a" }))
     assert.deepEqual(cached.metadata.annotations, { "listeners.stackable.tech/applied-fingerprint": "f1" })
     assert.ok(LAST_APPLIED_ANNOTATION in raw.metadata.annotations!, "the caller's object is untouched")
@@ -60,7 +63,7 @@ test("updates apply only when their resourceVersion is newer, compared as big in
   run(Effect.gen(function*() {
     const { store, apply } = yield* makeStore(Kinds.ConfigMap)
     const ref = { namespace: "default", name: "a" }
-    yield* apply(WatcherEvent.restarted([object("a", "9")], "9"))
+    yield* applyAll(apply, WatcherEvent.relist([object("a", "9")], "9"))
     // "10" < "9" as strings; as numbers it is newer
     assert.deepEqual((yield* apply(WatcherEvent.applied(object("a", "10")))).length, 1)
     assert.equal(versionOf(yield* store.get(ref)), "10")
@@ -78,7 +81,7 @@ test("write-through wins over older watch events that arrive after it", () =>
   run(Effect.gen(function*() {
     const { store, apply } = yield* makeStore(Kinds.ConfigMap)
     const ref = { namespace: "default", name: "a" }
-    yield* apply(WatcherEvent.restarted([object("a", "5", { spec: "old" })], "5"))
+    yield* applyAll(apply, WatcherEvent.relist([object("a", "5", { spec: "old" })], "5"))
     // our write returned version 8; the watch still has to deliver 6 (someone else) and 8 (ours)
     assert.equal(yield* store.writeThrough(object("a", "8", { spec: "ours" })), true)
     assert.deepEqual(yield* apply(WatcherEvent.applied(object("a", "6", { spec: "theirs" }))), [])
@@ -97,7 +100,7 @@ test("a delete is ignored when the cache holds a newer object (recreated meanwhi
   run(Effect.gen(function*() {
     const { store, apply } = yield* makeStore(Kinds.ConfigMap)
     const ref = { namespace: "default", name: "a" }
-    yield* apply(WatcherEvent.restarted([], "1"))
+    yield* applyAll(apply, WatcherEvent.relist([], "1"))
     yield* store.writeThrough(object("a", "12", { uid: "second" }))
     assert.deepEqual(yield* apply(WatcherEvent.deleted(object("a", "11", { uid: "first" }))), [])
     assert.equal(Option.getOrThrow(yield* store.get(ref)).metadata.uid, "second")
@@ -110,9 +113,9 @@ test("a delete is ignored when the cache holds a newer object (recreated meanwhi
 test("a relist replaces the contents: vanished objects are deleted, newer write-throughs kept", () =>
   run(Effect.gen(function*() {
     const { store, apply } = yield* makeStore(Kinds.ConfigMap)
-    yield* apply(WatcherEvent.restarted([object("a", "1"), object("b", "2"), object("c", "3")], "3"))
+    yield* applyAll(apply, WatcherEvent.relist([object("a", "1"), object("b", "2"), object("c", "3")], "3"))
     yield* store.writeThrough(object("late", "40"))
-    const changes = yield* apply(WatcherEvent.restarted([object("a", "1"), object("c", "20"), object("d", "21")], "30"))
+    const changes = yield* applyAll(apply, WatcherEvent.relist([object("a", "1"), object("c", "20"), object("d", "21")], "30"))
     const summary = changes
       .map((c) => `${c.previous?.metadata.name ?? "-"}@${c.previous?.metadata.resourceVersion ?? ""}→${c.current?.metadata.name ?? "-"}@${c.current?.metadata.resourceVersion ?? ""}`)
       .sort()
@@ -139,7 +142,7 @@ test("list by namespace and secondary indexes follow every change", () =>
         ownerReferences: owners.map((uid) => ({ apiVersion: "v1", kind: "Pod", name: uid, uid }))
       }
     })
-    yield* apply(WatcherEvent.restarted([pv("pv1", "1", "web", ["o1"]), pv("pv2", "2", "web", ["o1", "o2"]), pv("pv3", "3", undefined)], "3"))
+    yield* applyAll(apply, WatcherEvent.relist([pv("pv1", "1", "web", ["o1"]), pv("pv2", "2", "web", ["o1", "o2"]), pv("pv3", "3", undefined)], "3"))
     assert.deepEqual(names(yield* store.listBy("listener", "ns/web")), ["pv1", "pv2"])
     assert.deepEqual(names(yield* store.listBy("owner", "o1")), ["pv1", "pv2"])
     assert.deepEqual(names(yield* store.listBy("owner", "o2")), ["pv2"])
@@ -152,7 +155,7 @@ test("list by namespace and secondary indexes follow every change", () =>
     assert.deepEqual(names(yield* store.list()), ["pv2", "pv3"])
 
     const services = yield* makeStore(Kinds.Service)
-    yield* services.apply(WatcherEvent.restarted([object("a", "1", { namespace: "x" }), object("b", "2", { namespace: "y" })], "2"))
+    yield* applyAll(services.apply, WatcherEvent.relist([object("a", "1", { namespace: "x" }), object("b", "2", { namespace: "y" })], "2"))
     assert.deepEqual(names(yield* services.store.list("x")), ["a"])
     assert.deepEqual(names(yield* services.store.list("z")), [])
   })))
@@ -162,8 +165,26 @@ test("transform runs on cached objects; writeThrough of another kind is a defect
     const { store, apply } = yield* makeStore(Kinds.ConfigMap, {
       transform: (o) => ({ ...o, data: undefined })
     })
-    yield* apply(WatcherEvent.restarted([{ ...object("a", "1"), data: { big: "x" } }], "1"))
+    yield* applyAll(apply, WatcherEvent.relist([{ ...object("a", "1"), data: { big: "x" } }], "1"))
     assert.equal(Option.getOrThrow(yield* store.get({ namespace: "default", name: "a" }))["data"], undefined)
     const exit = yield* Effect.exit(store.writeThrough(object("svc", "2", { kind: "Service" })))
     assert.equal(exit._tag, "Failure")
+  })))
+
+test("a relist streams in: the old contents stay readable until it ends; a new RelistStarted forgets an abandoned one", () =>
+  run(Effect.gen(function*() {
+    const { store, apply } = yield* makeStore(Kinds.ConfigMap)
+    yield* applyAll(apply, WatcherEvent.relist([object("a", "1"), object("b", "2")], "2"))
+    yield* apply(WatcherEvent.relistStarted)
+    yield* apply(WatcherEvent.relisted([object("a", "5")]))
+    // mid-relist: a is already the new version, b (not listed yet) is still there
+    assert.equal(versionOf(yield* store.get({ namespace: "default", name: "a" })), "5")
+    assert.equal(versionOf(yield* store.get({ namespace: "default", name: "b" })), "2")
+    // the relist is abandoned (its stream broke) and starts over: a, seen only by the
+    // abandoned attempt, is gone by the time the new one ends without it
+    yield* apply(WatcherEvent.relistStarted)
+    yield* apply(WatcherEvent.relisted([object("b", "6")]))
+    const changes = yield* apply(WatcherEvent.restarted("7"))
+    assert.deepEqual(changes.map((c) => `${c.previous?.metadata.name}→${c.current?.metadata.name ?? "-"}`), ["a→-"])
+    assert.deepEqual(names(yield* store.list()), ["b"])
   })))
