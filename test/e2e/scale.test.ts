@@ -139,15 +139,6 @@ describe(`${N} Listeners on the chart's default limits`, { timeout: 7_200_000 },
       serviceType: "ClusterIP", preferredAddressType: "Hostname", serviceOverrides: { spec: { clusterIP: "None" } }
     }))
     await createNamespace(kube, NS)
-    // The chart's node-listeners admission policy takes PersistentVolumes as its params and
-    // denies (parameterNotFoundAction: Deny) every Listener write while the cluster has no
-    // PersistentVolume at all — even one that is not the node plugin's, whose match
-    // condition would skip the policy. Here Listeners come before any volume: one unbound PV
-    // (of no CSI driver) lets the policy evaluate.
-    await kube.create("/api/v1/persistentvolumes", {
-      apiVersion: "v1", kind: "PersistentVolume", metadata: { name: "scale-policy-param" },
-      spec: { capacity: { storage: "1Mi" }, accessModes: ["ReadWriteOnce"], hostPath: { path: "/nonexistent" }, persistentVolumeReclaimPolicy: "Retain" }
-    })
   })
 
   after(async () => {
