@@ -25,6 +25,7 @@ import { startControlPlane } from "../test/envtest/controlPlane.ts"
 import type { ControlPlane } from "../test/envtest/controlPlane.ts"
 import { eventually } from "../test/envtest/kubeClient.ts"
 import { freePort } from "../test/envtest/ports.ts"
+import { createListeners } from "./headlessListeners.ts"
 
 const repoRoot = join(import.meta.dirname, "..")
 // CONTROLLER_MAIN: another build's bundle (e.g. an older commit's), to compare
@@ -113,23 +114,6 @@ const reconciledListeners = (text: string) =>
     .reduce((n, [, v]) => n + v, 0)
 const fmtVerbs = (byVerb: Map<string, number>, per: number) =>
   [...byVerb].sort().map(([verb, n]) => `${verb} ${n} (${(n / per).toFixed(3)}/Listener)`).join(", ") || "none"
-
-async function createListeners(plane: ControlPlane, namespace: string, count: number): Promise<void> {
-  await plane.kube.create("/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } })
-  let next = 0
-  const worker = async () => {
-    while (next < count) {
-      const i = next++
-      await plane.kube.create(`${LISTENERS}/namespaces/${namespace}/listeners`, {
-        apiVersion: "listeners.stackable.tech/v1alpha1",
-        kind: "Listener",
-        metadata: { name: `l-${i}` },
-        spec: { className: "bench-headless", ports: [{ name: "http", port: 8080 }] }
-      })
-    }
-  }
-  await Promise.all(Array.from({ length: 16 }, worker))
-}
 
 const addressed = async (plane: ControlPlane, namespace: string): Promise<number> => {
   let done = 0

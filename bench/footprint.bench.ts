@@ -22,6 +22,7 @@ import { startControlPlane } from "../test/envtest/controlPlane.ts"
 import type { ControlPlane } from "../test/envtest/controlPlane.ts"
 import { eventually } from "../test/envtest/kubeClient.ts"
 import { freePort } from "../test/envtest/ports.ts"
+import { createListeners } from "./headlessListeners.ts"
 
 const repoRoot = join(import.meta.dirname, "..")
 const MAIN = join(repoRoot, "dist", "bin", "main.js")
@@ -124,23 +125,6 @@ async function startRole(plane: ControlPlane, role: Role): Promise<RoleRun> {
       rmSync(dir, { recursive: true, force: true })
     }
   }
-}
-
-async function createListeners(plane: ControlPlane, namespace: string, count: number): Promise<void> {
-  await plane.kube.create("/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } })
-  let next = 0
-  const worker = async () => {
-    while (next < count) {
-      const i = next++
-      await plane.kube.create(`${LISTENERS}/namespaces/${namespace}/listeners`, {
-        apiVersion: "listeners.stackable.tech/v1alpha1",
-        kind: "Listener",
-        metadata: { name: `l-${i}` },
-        spec: { className: "bench-headless", ports: [{ name: "http", port: 8080 }] }
-      })
-    }
-  }
-  await Promise.all(Array.from({ length: 16 }, worker))
 }
 
 /**
