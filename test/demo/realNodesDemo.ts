@@ -25,8 +25,9 @@ const say = (text: string) => process.stdout.write(`${text}\n`)
 
 const demo = async () => {
   say("listener-operator demo on real nodes")
-  say("- building the node components (kubelet, kube-proxy) and the operator (npm run build) if needed")
+  say("- building the node components (kubelet, kube-proxy), the cluster add-ons (CoreDNS, MetalLB) and the operator (npm run build) if needed")
   execFileSync("bash", ["test/realnodes/build.sh"], { stdio: ["ignore", "ignore", "inherit"] })
+  execFileSync("bash", ["test/clusteraddons/build.sh"], { stdio: ["ignore", "ignore", "inherit"] })
   execFileSync("npm", ["run", "--silent", "build"], { stdio: ["ignore", "ignore", "inherit"] })
   say("- starting a control plane, 2 real nodes (kubelet + containerd + kube-proxy each), importing the images, installing the chart")
   const started = Date.now()

@@ -15,15 +15,30 @@ import { httpGetBody } from "../realnodes/httpGet.ts"
 import { OPERATOR_NAMESPACE, startOperatorCluster } from "../realnodes/operatorCluster.ts"
 import type { OperatorCluster } from "../realnodes/operatorCluster.ts"
 import type { RealNode } from "../realnodes/realCluster.ts"
-import { clientPod, ephemeralPod, fetchCommand, listenerClass, printedAddress, statefulSet } from "./workloads.ts"
+import { applyL2Pool, ingressIps, METALLB_ANNOTATIONS } from "../clusteraddons/metallb.ts"
+import { CLUSTER_DNS_IP, CLUSTER_DOMAIN } from "../clusteraddons/clusterDns.ts"
+import { NODE_SUBNET_PREFIX } from "../realnodes/network.ts"
+import { clientPod, ephemeralPod, fetchCommand, headlessService, listenerClass, printedAddress, statefulSet } from "./workloads.ts"
 
 const log = process.env["E2E_LOG"] !== undefined ? (line: string) => console.error(line) : undefined
 const NS = "e2e"
 const NODES = ["node-a", "node-b"] as const
 const WAIT = { timeoutMs: 240_000, intervalMs: 1000 }
 const LISTENERS = `/apis/${LISTENER_API_VERSION}`
-/** A load-balancer address the test hands out: only ever written into files, never dialled. */
-const LB_ADDRESSES = ["203.0.113.10", "203.0.113.20"] as const
+/**
+ * The addresses of MetalLB's pool `e2e-lb` (first one, then the other): on the test
+ * bridge's subnet, outside the cluster's default pool (.200-.239) and the nodes' addresses.
+ */
+const LB_ADDRESSES = [`${NODE_SUBNET_PREFIX}.240`, `${NODE_SUBNET_PREFIX}.241`] as const
+/** The pool the e2e-lb class asks MetalLB for (its serviceAnnotations); it does not exist until test (g) makes it. */
+const LB_POOL = "e2e-lb"
+
+/** The address busybox `nslookup` printed for `name` (the `Address:` line after `Name: <name>`). */
+const resolvedAddress = (output: string, name: string): string | undefined => {
+  const answer = output.slice(Math.max(0, output.indexOf(`Name:\t${name}`)))
+  if (!answer.startsWith("Name:")) return undefined
+  return /^Address:\s+(\S+)$/mu.exec(answer)?.[1]
+}
 
 interface IngressAddress {
   readonly address: string
@@ -80,7 +95,12 @@ describe("listener-operator on real kubelets, installed by its chart", { timeout
     await createNamespace(kube, NS)
     await kube.create(`${LISTENERS}/listenerclasses`, listenerClass("e2e-pinned", { serviceType: "NodePort", pinnedNodePorts: true }))
     await kube.create(`${LISTENERS}/listenerclasses`, listenerClass("e2e-nodeport", { serviceType: "NodePort" }))
-    await kube.create(`${LISTENERS}/listenerclasses`, listenerClass("e2e-lb", { serviceType: "LoadBalancer", preferredAddressType: "IP" }))
+    await kube.create(`${LISTENERS}/listenerclasses`, listenerClass("e2e-lb", {
+      serviceType: "LoadBalancer", preferredAddressType: "IP", serviceAnnotations: { [METALLB_ANNOTATIONS.addressPool]: LB_POOL }
+    }))
+    await kube.create(`${LISTENERS}/listenerclasses`, listenerClass("e2e-clusterip", { serviceType: "ClusterIP", preferredAddressType: "Hostname" }))
+    // The StatefulSet's governing Service: per-Pod DNS names web-<i>.web.<ns>.svc.cluster.local.
+    await kube.create(`/api/v1/namespaces/${NS}/services`, headlessService("web", NS))
     await kube.create(`/api/v1/namespaces/${NS}/pods`, clientPod("client", NS, "node-a"))
     await kube.create(`/apis/apps/v1/namespaces/${NS}/statefulsets`, statefulSet("web", NS, "e2e-pinned", 2))
   })
@@ -256,7 +276,7 @@ describe("listener-operator on real kubelets, installed by its chart", { timeout
     }, WAIT)
   })
 
-  test("(g) a LoadBalancer listener waits with an explaining Event, then starts with the address; a changed address reaches the running Pod in place", async () => {
+  test("(g) a LoadBalancer listener waits with an explaining Event until MetalLB has an address for it, then starts with it; the address answers from the host over L2; a pool change reaches the running Pod in place", async () => {
     await kube.create(`/api/v1/namespaces/${NS}/pods`, ephemeralPod("lb", NS, "e2e-lb", "node-a"))
     const waiting = await eventually("a FailedMount Event on Pod lb", async () => {
       const events = await kube.list(`/api/v1/namespaces/${NS}/events`, { fieldSelector: "involvedObject.name=lb" })
@@ -264,16 +284,30 @@ describe("listener-operator on real kubelets, installed by its chart", { timeout
     }, WAIT)
     assert.match(String(waiting["message"]), /load.?balancer|address/iu, "the Event says what is missing")
     assert.equal(isPodReady(await pod("lb")), false)
-    const service = `/api/v1/namespaces/${NS}/services/lb-listener/status`
-    await kube.patch(service, { status: { loadBalancer: { ingress: [{ ip: LB_ADDRESSES[0] }] } } }, "merge")
-    await readyPod("lb")
-    assert.equal((await printed("lb")).address, LB_ADDRESSES[0])
+    const servicePath = `/api/v1/namespaces/${NS}/services/lb-listener`
+    const service = await kube.get(servicePath)
+    assert.equal(service.metadata.annotations?.[METALLB_ANNOTATIONS.addressPool], LB_POOL, "the class's serviceAnnotations ask MetalLB for the pool")
+    assert.deepEqual(ingressIps(service), [], "MetalLB has no pool e2e-lb yet: no address")
 
-    // The address changes while the Pod runs: the node plugin's live refresh swaps the tree
-    // inside the mounted directory, and the running container (a bind mount of the target)
-    // sees the new one — no restart of the Pod or the kubelet.
+    // The administrator gives MetalLB the pool: MetalLB assigns its address, the Pod starts with it.
+    await applyL2Pool(operator.cluster.plane, LB_POOL, [`${LB_ADDRESSES[0]}/32`], { autoAssign: false })
+    await readyPod("lb")
+    const first = await printed("lb")
+    assert.equal(first.address, LB_ADDRESSES[0])
+    const assigned = await kube.get(servicePath)
+    assert.deepEqual(ingressIps(assigned), [LB_ADDRESSES[0]])
+    const statusWriters = ((assigned.metadata["managedFields"] ?? []) as Array<{ manager: string; subresource?: string }>)
+      .filter((f) => f.subresource === "status").map((f) => f.manager)
+    assert.deepEqual(statusWriters, ["controller"], "only MetalLB's controller wrote the Service's status")
+    // Through MetalLB: the host ARPs for the address on the test bridge, a node's speaker answers, kube-proxy forwards.
+    assert.equal(await fromHost(LB_ADDRESSES[0], first.port), "lb", `host → ${LB_ADDRESSES[0]}:${first.port} answers from lb`)
+    assert.equal(await fromClientPod(LB_ADDRESSES[0], first.port), "lb")
+
+    // The pool changes while the Pod runs: MetalLB moves the Service to the new address, the
+    // node plugin's live refresh swaps the tree inside the mounted directory, and the running
+    // container (a bind mount of the target) sees the new one — no restart of the Pod or the kubelet.
     const uid = (await pod("lb")).metadata.uid
-    await kube.patch(service, { status: { loadBalancer: { ingress: [{ ip: LB_ADDRESSES[1] }] } } }, "merge")
+    await applyL2Pool(operator.cluster.plane, LB_POOL, [`${LB_ADDRESSES[1]}/32`], { autoAssign: false })
     await eventually("Listener lb-listener reports the new address", async () =>
       addressesOf(await listener("lb-listener")).some((a) => a.address === LB_ADDRESSES[1]), WAIT)
     const seenNow = await eventually("the running lb container sees the new address", async () => {
@@ -282,7 +316,43 @@ describe("listener-operator on real kubelets, installed by its chart", { timeout
     }, WAIT)
     assert.equal(seenNow, LB_ADDRESSES[1])
     assert.equal(await exec("lb", ["ls", `/listener/addresses/${LB_ADDRESSES[1]}/ports`]), "http\n")
+    assert.equal(await fromHost(LB_ADDRESSES[1], first.port), "lb", `host → ${LB_ADDRESSES[1]}:${first.port} answers from lb`)
     assert.equal((await pod("lb")).metadata.uid, uid, "the same Pod, never restarted")
     assert.equal(((await pod("lb")).status?.["containerStatuses"] as Array<{ restartCount: number }>)[0]!.restartCount, 0)
   })
+
+  test("(h) cluster DNS: a ClusterIP Listener's Hostname address, read from its volume, resolves and answers in a client Pod", async () => {
+    await kube.create(`/api/v1/namespaces/${NS}/pods`, ephemeralPod("named", NS, "e2e-clusterip", "node-b"))
+    await readyPod("named")
+    const seen = await printed("named")
+    const hostname = `named-listener.${NS}.svc.${CLUSTER_DOMAIN}`
+    assert.equal(seen.address, hostname, "the volume holds the Service's cluster DNS name")
+    const status = addressesOf(await listener("named-listener"))
+    assert.deepEqual(status.map((a) => [a.address, a.addressType, a.ports["http"]]), [[hostname, "Hostname", seen.port]])
+    const clusterIp = String((await kube.get(`/api/v1/namespaces/${NS}/services/named-listener`)).spec?.clusterIP)
+    const lookup = await exec("client", ["nslookup", hostname])
+    assert.match(lookup, new RegExp(`Server:\\s+${CLUSTER_DNS_IP.replaceAll(".", "\\.")}`, "u"), "the client Pod asks the cluster DNS")
+    assert.equal(resolvedAddress(lookup, hostname), clusterIp, `${hostname} resolves to the Service's cluster IP`)
+    assert.equal(await fromClientPod(hostname, seen.port), "named", `client Pod → http://${hostname}:${seen.port}/ answers from named`)
+    // The short forms a Pod's search path completes.
+    assert.equal(await fromClientPod(`named-listener.${NS}`, seen.port), "named")
+    await kube.delete(`/api/v1/namespaces/${NS}/pods/named`)
+  })
+
+  test("(h) cluster DNS: each StatefulSet replica's per-Pod name under its headless Service resolves to that Pod and answers from it", async () => {
+    for (const name of ["web-0", "web-1"]) {
+      const p = await readyPod(name)
+      const fqdn = `${name}.web.${NS}.svc.${CLUSTER_DOMAIN}`
+      const lookup = await eventually(`${fqdn} resolves`, async () => {
+        const run = await kubectl(["exec", "-n", NS, "client", "--", "nslookup", fqdn])
+        return run.code === 0 && resolvedAddress(run.stdout, fqdn) !== undefined ? run.stdout : undefined
+      }, { timeoutMs: 60_000, intervalMs: 1000 })
+      assert.equal(resolvedAddress(lookup, fqdn), p.status?.podIP, `${fqdn} is ${name}'s Pod IP`)
+      assert.equal(await fromClientPod(fqdn, 8080), name, `client Pod → http://${fqdn}:8080/ answers from ${name}`)
+      // From inside a replica, as a clustered system finds its peers: the short name via the search path.
+      const other = name === "web-0" ? "web-1" : "web-0"
+      assert.equal((await exec(name, fetchCommand(`http://${other}.web:8080/`))).trim(), other)
+    }
+  })
+
 })

@@ -24,6 +24,7 @@ import type { TrackedProcess } from "../envtest/processes.ts"
 import { isPodReady } from "../envtest/localCluster.ts"
 import { dashboardPanels, promql } from "../monitoring/dashboard.ts"
 import { names } from "../realnodes/network.ts"
+import { METALLB_ANNOTATIONS } from "../clusteraddons/metallb.ts"
 import { CHART_DIR, OPERATOR_NAMESPACE, RELEASE, startOperatorCluster } from "../realnodes/operatorCluster.ts"
 import type { OperatorCluster } from "../realnodes/operatorCluster.ts"
 import { ephemeralPod, listenerClass } from "./workloads.ts"
@@ -200,10 +201,13 @@ describe("a real Prometheus scrapes both roles on real kubelets: series, alerts,
     const publishes = await query('csi_plugin_operations_seconds_count{method_name="/csi.v1.Node/NodePublishVolume", grpc_status_code="OK"}')
     assert.deepEqual([...new Set(publishes.map((s) => s.metric["node"]))].sort(), [...NODES])
     assert.ok(publishes.every((s) => s.metric["driver_name"] === "listeners.stackable.tech"))
-    // A publish that must wait: a LoadBalancer Listener whose cloud never answers fails fast
-    // with its explaining Event (a Listener the controller merely has not caught up with is
-    // waited for inside the call, so it is not counted).
-    await kube.create(`${LISTENERS}/listenerclasses`, listenerClass("monitoring-lb", { serviceType: "LoadBalancer", preferredAddressType: "IP" }))
+    // A publish that must wait: a LoadBalancer Listener whose load balancer never answers
+    // (its class asks MetalLB for a pool that does not exist) fails fast with its explaining
+    // Event (a Listener the controller merely has not caught up with is waited for inside the
+    // call, so it is not counted).
+    await kube.create(`${LISTENERS}/listenerclasses`, listenerClass("monitoring-lb", {
+      serviceType: "LoadBalancer", preferredAddressType: "IP", serviceAnnotations: { [METALLB_ANNOTATIONS.addressPool]: "no-such-pool" }
+    }))
     await kube.create(`/api/v1/namespaces/${NS}/pods`, ephemeralPod("lb", NS, "monitoring-lb", "node-a"))
     const waits = await eventually("the waiting publish counted", async () => {
       const found = await query('listener_operator_volume_waits_total{action="PublishVolume"}')

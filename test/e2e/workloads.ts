@@ -100,6 +100,19 @@ export const ephemeralPod = (
   }
 })
 
+/** The governing (headless) Service of StatefulSet `name`: per-Pod DNS names `<pod>.<name>.<ns>.svc.<domain>`. */
+export const headlessService = (name: string, namespace: string) => ({
+  apiVersion: "v1",
+  kind: "Service",
+  metadata: { name, namespace },
+  spec: {
+    clusterIP: "None",
+    selector: { app: name },
+    ports: [{ name: "http", port: HTTP_PORT, targetPort: HTTP_PORT }],
+    publishNotReadyAddresses: true
+  }
+})
+
 /** A Pod that only waits, to run clients from with `kubectl exec`. */
 export const clientPod = (name: string, namespace: string, node: string) => ({
   apiVersion: "v1",

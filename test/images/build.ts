@@ -5,13 +5,16 @@
 //   pause            the sandbox image: our own static Go program (pause/)
 //   busybox          Debian's busybox-static with every applet linked: workloads, clients
 //   csi-provisioner  the binary test/envtest built, under the chart's default image name
+//   coredns          CoreDNS from test/clusteraddons/build.sh: the cluster DNS
+//   metallb-*        MetalLB's controller and speaker from the same build, under the names
+//                    MetalLB's chart uses, so its defaults find them present
 //   operator         the image the Dockerfile describes, from `npm run build`'s dist/, the
 //                    production node_modules, and the pinned Node 24 binary with the Debian
 //                    libraries it links (what the distroless base provides)
 //   kafka            Debian's JRE + Kafka's jars resolved by Maven (kafka.ts); only for the
 //                    Kafka scenario, so not among the images every cluster imports
 //
-// Usage: `tsx test/images/build.ts [--only <name>]` (all five without it) prints `<ref> <archive>` lines.
+// Usage: `tsx test/images/build.ts [--only <name>]` (all of them without it) prints `<ref> <archive>` lines.
 // See docs/images.md.
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
@@ -20,6 +23,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { binary, binDir, cacheRoot } from "../envtest/binDir.ts";
+import { clusterAddonBinary, clusterAddonVersions } from "../clusteraddons/binDir.ts";
+import type { ClusterAddonBinary } from "../clusteraddons/binDir.ts";
 import { readFinalStage } from "./dockerfile.ts";
 import type { FinalStage } from "./dockerfile.ts";
 import { kafkaImage } from "./kafka.ts";
@@ -37,7 +42,12 @@ export const CSI_PROVISIONER_REF = "registry.k8s.io/sig-storage/csi-provisioner:
 const packageVersion = (): string => (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
 export const operatorRef = (): string => `docker.io/library/listener-operator:${packageVersion()}`;
 
-export type ImageName = "pause" | "busybox" | "csi-provisioner" | "operator" | "kafka";
+/** CoreDNS under the name real clusters (kubeadm) use. */
+export const corednsRef = (): string => `registry.k8s.io/coredns/coredns:${clusterAddonVersions().coredns}`;
+/** MetalLB's images as its chart names them (`quay.io/metallb/<component>:<appVersion>`). */
+export const metallbRef = (component: "controller" | "speaker"): string => `quay.io/metallb/${component}:${clusterAddonVersions().metallb}`;
+
+export type ImageName = "pause" | "busybox" | "csi-provisioner" | "coredns" | "metallb-controller" | "metallb-speaker" | "operator" | "kafka";
 
 export interface ImageArchive {
   readonly name: ImageName;
@@ -133,6 +143,21 @@ function csiProvisionerImage(): ImageArchive {
   const provisioner = binary("csi-provisioner", binDir());
   return cachedImage("csi-provisioner", CSI_PROVISIONER_REF, [readFileSync(provisioner)], { entrypoint: ["/csi-provisioner"] }, (rootfs) => {
     put(rootfs, "csi-provisioner", provisioner, 0o755);
+  });
+}
+
+// ---- cluster add-ons: CoreDNS, MetalLB -----------------------------------------------
+
+/** A static Go binary of test/clusteraddons as `/<entrypoint>`, on an empty base (as upstream's distroless/static). */
+function staticBinaryImage(name: ImageName, ref: string, binaryName: ClusterAddonBinary, entrypoint: string, config: Omit<ImageConfig, "entrypoint"> = {}): ImageArchive {
+  const binaryPath = clusterAddonBinary(binaryName);
+  return cachedImage(name, ref, [readFileSync(binaryPath)], { entrypoint: [`/${entrypoint}`], ...config }, (rootfs) => {
+    put(rootfs, entrypoint, binaryPath, 0o755);
+    mkdirSync(join(rootfs, "tmp"));
+    chmodSync(join(rootfs, "tmp"), 0o1777);
+    mkdirSync(join(rootfs, "etc"));
+    writeFileSync(join(rootfs, "etc", "passwd"), "root:x:0:0:root:/root:/sbin/nologin\nnobody:x:65534:65534:nobody:/:/sbin/nologin\n");
+    writeFileSync(join(rootfs, "etc", "group"), "root:x:0:\nnobody:x:65534:\n");
   });
 }
 
@@ -275,11 +300,14 @@ const RECIPES: Record<ImageName, () => ImageArchive> = {
   pause: pauseImage,
   busybox: busyboxImage,
   "csi-provisioner": csiProvisionerImage,
+  coredns: () => staticBinaryImage("coredns", corednsRef(), "coredns", "coredns"),
+  "metallb-controller": () => staticBinaryImage("metallb-controller", metallbRef("controller"), "metallb-controller", "controller"),
+  "metallb-speaker": () => staticBinaryImage("metallb-speaker", metallbRef("speaker"), "metallb-speaker", "speaker"),
   operator: () => operatorImage(),
   kafka: kafkaImage,
 };
 
-/** What every cluster of the suite imports (the Kafka image only where Kafka runs). */
+/** What startOperatorCluster imports (realCluster.ts adds the add-ons' images; the Kafka image only where Kafka runs). */
 export const CLUSTER_IMAGES: ReadonlyArray<ImageName> = ["pause", "busybox", "csi-provisioner", "operator"];
 
 /** Build (or reuse) the images; the cluster's four unless `only` names some. */

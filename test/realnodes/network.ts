@@ -1,9 +1,11 @@
 // The test network of the real-node cluster: one Linux bridge on the host, and per node a
 // network namespace joined to it by a veth pair. The host side of the bridge carries the
 // API server's address; each node has its own address and pod CIDR. Nodes get no default
-// route, so nothing sent from a node or a Pod can leave this machine: every address a
-// test dials is on this bridge or inside these namespaces.
+// route (only the service range on their link, see createNodeNetwork), so nothing sent from
+// a node or a Pod can leave this machine: every address a test dials is on this bridge or
+// inside these namespaces.
 import { execFile } from "node:child_process";
+import { SERVICE_CLUSTER_IP_RANGE } from "../envtest/controlPlane.ts";
 
 /** The subnets, overridable where a machine already routes them (checked at start). */
 export const NODE_SUBNET_PREFIX = process.env["REALNODES_NODE_SUBNET"] ?? "10.213.0"; // .1 = host, .11.. = nodes
@@ -13,6 +15,11 @@ export const POD_CLUSTER_CIDR = `${POD_SUBNET_PREFIX}.0.0/16`;
 export const hostAddress = (): string => `${NODE_SUBNET_PREFIX}.1`;
 export const nodeAddress = (index: number): string => `${NODE_SUBNET_PREFIX}.${11 + index}`;
 export const podCidr = (index: number): string => `${POD_SUBNET_PREFIX}.${index + 1}.0/24`;
+/**
+ * MetalLB's default pool: 40 addresses of the node subnet, on the test bridge, never given
+ * to a node (nodes are .11 up). The host reaches them by ARP, answered by a node's speaker.
+ */
+export const DEFAULT_LOAD_BALANCER_POOL = `${NODE_SUBNET_PREFIX}.200-${NODE_SUBNET_PREFIX}.239`;
 
 export interface CommandResult {
   readonly stdout: string;
@@ -76,6 +83,11 @@ export async function createNodeNetwork(runId: string, index: number, nodeCount:
   for (let other = 0; other < nodeCount; other++) {
     if (other !== index) await inNs(["route", "add", podCidr(other), "via", nodeAddress(other)]);
   }
+  // The service range on the node's link, as a default route would give it on a real node:
+  // a host-network Pod (MetalLB's speaker) dialling a cluster IP needs a route before
+  // kube-proxy's OUTPUT DNAT can rewrite the packet to a Pod. An address kube-proxy does
+  // not rewrite goes nowhere: it is ARPed for on the test bridge and nobody answers.
+  await inNs(["route", "add", SERVICE_CLUSTER_IP_RANGE, "dev", "eth0"]);
   // Pods' packets are routed by the node (bridge CNI, kube-proxy DNAT).
   await must("ip", ["netns", "exec", netns, "sysctl", "-q", "-w", "net.ipv4.ip_forward=1"]);
   return netns;

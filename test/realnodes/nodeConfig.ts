@@ -1,5 +1,6 @@
 // The configuration files of one real node: containerd, the CNI network, the kubelet and
 // kube-proxy. Each setting that is not a default says why (see docs/real-cluster.md).
+import { CLUSTER_DNS_IP, CLUSTER_DOMAIN } from "../clusteraddons/clusterDns.ts";
 
 /** Paths as the node's components see them (inside the node's mount namespace). */
 export const NODE_PATHS = {
@@ -113,8 +114,11 @@ authentication:
     clientCAFile: ${options.clientCaFile}
 authorization:
   mode: AlwaysAllow
-# No cluster DNS in the test cluster.
-clusterDNS: []
+# Cluster DNS: CoreDNS behind the kube-dns Service (test/clusteraddons/coredns.ts); Pods
+# with dnsPolicy ClusterFirst resolve <svc>.<ns>.svc.${CLUSTER_DOMAIN} through it.
+clusterDNS: ["${CLUSTER_DNS_IP}"]
+clusterDomain: ${CLUSTER_DOMAIN}
+# Nothing upstream: the nodes have no route out, so the host's resolv.conf is not handed on.
 resolvConf: ""
 serializeImagePulls: false
 # Faster reaction in tests: Pod status and volume retries.

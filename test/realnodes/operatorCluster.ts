@@ -53,6 +53,8 @@ export interface OperatorClusterOptions {
   readonly controllerManagerArgs?: ReadonlyArray<string>
   /** More OCI archives to import into every node (e.g. another build's operator image). */
   readonly extraImages?: ReadonlyArray<string>
+  /** MetalLB's pool `default` (`startRealCluster`'s `loadBalancerPool`). */
+  readonly loadBalancerPool?: ReadonlyArray<string>
   /** Runs on the started cluster before the chart is installed (e.g. to bring it to another operator's state). */
   readonly beforeInstall?: (cluster: RealCluster) => Promise<void>
 }
@@ -68,7 +70,8 @@ export async function startOperatorCluster(options: OperatorClusterOptions): Pro
     images: [...images.map((i) => i.path), ...(options.extraImages ?? [])],
     log,
     ...(options.auditLog !== undefined ? { auditLog: options.auditLog } : {}),
-    ...(options.controllerManagerArgs !== undefined ? { controllerManagerArgs: options.controllerManagerArgs } : {})
+    ...(options.controllerManagerArgs !== undefined ? { controllerManagerArgs: options.controllerManagerArgs } : {}),
+    ...(options.loadBalancerPool !== undefined ? { loadBalancerPool: options.loadBalancerPool } : {})
   })
   const helmHome = await mkdtemp(join(tmpdir(), "listener-operator-helm-"))
   const stop = async () => {

@@ -230,7 +230,8 @@ const main = async (): Promise<void> => {
   const out = resolve(values.out ?? FIXTURES_DIR)
   const version = (await promisify(execFile)(operatorBinary, ["--version"])).stdout.trim()
   const images = await buildImages({ only: ["pause", "busybox"] })
-  const cluster = await startRealCluster({ nodes: [...UPSTREAM_NODES], images: images.map((i) => i.path), log: process.env["RECORD_LOG"] !== undefined ? log : undefined })
+  // No add-ons: the recording gives its LoadBalancer Service its address by hand (UPSTREAM_LB_ADDRESS), which MetalLB would take back.
+  const cluster = await startRealCluster({ nodes: [...UPSTREAM_NODES], images: images.map((i) => i.path), addons: false, log: process.env["RECORD_LOG"] !== undefined ? log : undefined })
   const running: Running = { processes: [], workDir: mkdtempSync(join(tmpdir(), "lo-upstream-record-")) }
   let failed = false
   try {

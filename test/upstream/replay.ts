@@ -157,6 +157,20 @@ const allocatedValues = (service: KubeObject): Record<string, unknown> => {
   }
 }
 
+/** The load-balancer addresses of a Service's status. */
+export const ingressOf = (service: KubeObject): string[] =>
+  ((service.status?.["loadBalancer"] as { ingress?: Array<{ ip?: string; hostname?: string }> } | undefined)?.ingress ?? []).map((i) => i.ip ?? i.hostname ?? "")
+
+/** `created` once the load balancer has given it the recorded addresses (at once for a Service without them). */
+const withRecordedIngress = async (kube: KubeClient, recorded: KubeObject, created: KubeObject): Promise<KubeObject> => {
+  const wanted = ingressOf(recorded)
+  if (wanted.length === 0) return created
+  return eventually(`Service ${recorded.metadata.name} given its recorded load-balancer address ${wanted.join(", ")} by MetalLB`, async () => {
+    const live = await kube.get(objectPath(recorded))
+    return JSON.stringify(ingressOf(live)) === JSON.stringify(wanted) ? live : undefined
+  }, { timeoutMs: 120_000, intervalMs: 500 })
+}
+
 const isSystemStatus = (entry: ManagedFieldsEntry): boolean =>
   entry.subresource === "status" && ["kube-apiserver", "kubelet", "kube-controller-manager"].includes(entry.manager)
 
@@ -235,8 +249,11 @@ export const replayNamespace = async (kube: KubeClient, fixtures: UpstreamFixtur
   for (const service of fixtures.services) {
     if (service.metadata.name === "kubernetes") continue
     const mapped = uids.map(service)
-    const created = await replayManaged(kube, mapped, { onCreate: allocatedValues(service) })
-    state.services.set(String(service.metadata.name), created)
+    // A Service's status is its load balancer's to write: the cluster's MetalLB, whose pool
+    // holds the recorded address, gives it back (the recording's was written by hand, before
+    // the test cluster had a load balancer).
+    const created = await replayManaged(kube, mapped, { onCreate: allocatedValues(service), only: (e) => e.subresource !== "status" })
+    state.services.set(String(service.metadata.name), await withRecordedIngress(kube, service, created))
   }
   for (const listener of fixtures.listeners) {
     state.listeners.set(String(listener.metadata.name), await replayManaged(kube, uids.map(listener), { only: (e) => e.subresource === "status" }))
