@@ -29,6 +29,8 @@ const TOPIC = "listener-e2e"
 const LISTENERS = `/apis/${LISTENER_API_VERSION}`
 /** A pinned NodePort class that moves a broker whose node is deleted (docs/node-loss.md). */
 const NODEPORT_CLASS = "kafka-nodeport"
+/** A LoadBalancer class: MetalLB (L2, pool on the test bridge) gives each broker's Service an address. */
+const LB_CLASS = "kafka-lb"
 
 describe("Kafka brokers advertise their listener addresses to a client on the host", { timeout: 1_800_000 }, () => {
   let operator: OperatorCluster
@@ -77,6 +79,10 @@ describe("Kafka brokers advertise their listener addresses to a client on the ho
     assert.equal(new Set(endpoints.values()).size, KAFKA_REPLICAS, "three distinct address:port pairs (two share a node address)")
     const m = await np.metadataListing(endpoints)
     assert.deepEqual(advertised(m), endpoints)
+    // The quorum and the INTERNAL listener by the headless Service's DNS names, as real deployments do.
+    const logs = await operator.cluster.plane.kubectl(["logs", "-n", np.namespace, brokers[0]!])
+    const domain = `kafka-headless.${np.namespace}.svc.cluster.local`
+    assert.match(logs.stdout, new RegExp(`INTERNAL://kafka-0\\.${domain.replaceAll(".", "\\.")}:9092; quorum 0@kafka-0\\.${domain.replaceAll(".", "\\.")}:9093,1@`, "u"))
   })
 
   test("a topic of three partitions led by three different brokers; a message produced to and consumed from every partition, from the host", async (t) => {
@@ -129,6 +135,49 @@ describe("Kafka brokers advertise their listener addresses to a client on the ho
     await eventually("the long-running consumer reads what was produced after the restart", async () =>
       Array.from({ length: KAFKA_REPLICAS }, (_, p) => `after-restart-${p}`).every(consumed) || undefined, WAIT)
     assert.ok(consumer!.process.running(), "the same kcat process, never restarted")
+  })
+
+  test("a LoadBalancer class on MetalLB: one load-balancer address per broker, each reached from the host; a deleted broker keeps its address", async (t) => {
+    const lb = kafkaBrokers(kube, "kafka-lb", log)
+    await kube.create(`${LISTENERS}/listenerclasses`, listenerClass(LB_CLASS, { serviceType: "LoadBalancer" }))
+    const deployedAt = Date.now()
+    await lb.deploy(LB_CLASS)
+    for (const name of brokers) await lb.readyPod(name)
+    const lbReadyAt = Date.now()
+    const endpoints = await lb.listenerEndpoints()
+    const addresses = [...endpoints.values()].map((e) => e.slice(0, e.lastIndexOf(":")))
+    assert.equal(new Set(addresses).size, KAFKA_REPLICAS, `one load-balancer address per broker: ${addresses.join(", ")}`)
+    for (const [id, address] of addresses.entries()) {
+      assert.ok(!NODES.map(nodeIp).includes(address), `broker ${id}'s address ${address} is not a node's`)
+      assert.ok(endpoints.get(id)!.endsWith(":9094"), `broker ${id} advertises the Service port: ${endpoints.get(id)}`)
+      // MetalLB, not the test, gave the Service its address.
+      const service = await kube.get(`/api/v1/namespaces/${lb.namespace}/services/listener-${brokers[id]}`)
+      assert.deepEqual((service.status?.["loadBalancer"] as { ingress?: Array<{ ip?: string }> }).ingress?.map((i) => i.ip), [address])
+    }
+    await lb.metadataListing(endpoints)
+    const servers = serversOf(endpoints)
+    const topic = await createTopic(servers, TOPIC)
+    assert.equal(new Set(topic.partitions.map((p) => p.leader)).size, KAFKA_REPLICAS, "leaders on three brokers: every load-balancer address carries a produce and a fetch")
+    await lb.roundTrip(servers, TOPIC, (p) => `lb-hello-${p}`)
+    figure(t, `LoadBalancer class: StatefulSet created → brokers Ready ${((lbReadyAt - deployedAt) / 1000).toFixed(1)} s → first message consumed from the host ${((Date.now() - lbReadyAt) / 1000).toFixed(1)} s`)
+
+    const before0 = await lb.readyPod(brokers[0]!)
+    await kube.delete(`/api/v1/namespaces/${lb.namespace}/pods/${brokers[0]}`)
+    await lb.readyPod(brokers[0]!, before0.metadata.uid)
+    assert.deepEqual(await lb.listenerEndpoints(), endpoints, "every broker keeps its load-balancer address")
+    await lb.metadataListing(endpoints)
+    await eventually("produce and read back on every partition after the restart", async () => {
+      try {
+        await lb.roundTrip(servers, TOPIC, (p) => `lb-after-restart-${p}`)
+        return true
+      } catch {
+        return undefined
+      }
+    }, WAIT)
+    // Free the two cores for what follows.
+    await kube.patch(`/apis/apps/v1/namespaces/${lb.namespace}/statefulsets/kafka`, { spec: { replicas: 0 } }, "merge")
+    await eventually(`no broker Pod left in ${lb.namespace}`, async () =>
+      (await kube.list(`/api/v1/namespaces/${lb.namespace}/pods`)).items.length === 0 || undefined, WAIT)
   })
 
   test("a lost node: its broker moves to the other node, advertises that node's address, and the host client recovers", async (t) => {

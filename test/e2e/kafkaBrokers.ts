@@ -11,7 +11,7 @@ import type { KubeClient, KubeObject } from "../envtest/kubeClient.ts"
 import { readyPod } from "../envtest/localCluster.ts"
 import { metadata, produce, readPartition } from "./kcat.ts"
 import type { Metadata } from "./kcat.ts"
-import { entrypointConfigMap, EXTERNAL_PORT, headlessService, KAFKA_REPLICAS, kafkaStatefulSet, quorumService, STATEFULSET } from "./kafkaWorkload.ts"
+import { entrypointConfigMap, EXTERNAL_PORT, headlessService, KAFKA_REPLICAS, kafkaStatefulSet, STATEFULSET } from "./kafkaWorkload.ts"
 
 const LISTENERS = `/apis/${LISTENER_API_VERSION}`
 export const WAIT = { timeoutMs: 300_000, intervalMs: 1000 }
@@ -56,19 +56,9 @@ export const kafkaBrokers = (kube: KubeClient, namespace: string, log?: (line: s
       await createNamespace(kube, namespace)
       await kube.create(`/api/v1/namespaces/${namespace}/configmaps`, entrypointConfigMap(namespace))
       await kube.create(`/api/v1/namespaces/${namespace}/services`, headlessService(namespace))
-      const hasDns = (await kube.getOrUndefined("/api/v1/namespaces/kube-system/services/kube-dns")) !== undefined
-      let quorumVoters: string | undefined
-      if (!hasDns) {
-        const voters: string[] = []
-        for (let i = 0; i < KAFKA_REPLICAS; i++) {
-          const service = await kube.create(`/api/v1/namespaces/${namespace}/services`, quorumService(namespace, i))
-          voters.push(`${i}@${String(service.spec?.["clusterIP"])}:9093`)
-        }
-        quorumVoters = voters.join(",")
-      }
-      log?.(`kafka ${namespace}: cluster DNS ${hasDns ? "present: quorum by the headless Service's names" : `absent: quorum ${String(quorumVoters)}`}`)
-      await kube.create(`/apis/apps/v1/namespaces/${namespace}/statefulsets`,
-        kafkaStatefulSet({ namespace, className, ...(quorumVoters !== undefined ? { quorumVoters } : {}) }))
+      // The brokers find their quorum by the headless Service's DNS names (CoreDNS, test/clusteraddons).
+      await kube.create(`/apis/apps/v1/namespaces/${namespace}/statefulsets`, kafkaStatefulSet({ namespace, className }))
+      log?.(`kafka ${namespace}: StatefulSet on class ${className}`)
     },
     pod: (name) => kube.get(`/api/v1/namespaces/${namespace}/pods/${name}`),
     readyPod: (name, notUid) => readyPod(kube, namespace, name, notUid, WAIT),

@@ -1,9 +1,8 @@
 /**
  * The Kafka workload of test/e2e/kafka.test.ts: exactly examples/kafka (the StatefulSet, its
  * headless Service and entrypoint.sh in a ConfigMap), with only what a test run must change —
- * the offline image, the listener class, the namespace — and, on a cluster without cluster
- * DNS, the quorum reached through one ClusterIP Service per broker instead of the headless
- * Service's names.
+ * the offline image, the listener class, the namespace. The brokers find their quorum by
+ * the headless Service's DNS names, served by the cluster's CoreDNS.
  */
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -33,23 +32,9 @@ export const headlessService = (namespace: string): Manifest => {
   return { ...service, metadata: { ...service["metadata"], namespace } }
 }
 
-/** Without cluster DNS: a ClusterIP Service per broker for its controller port (not-ready Pods too: the quorum forms before any is Ready). */
-export const quorumService = (namespace: string, ordinal: number): Manifest => ({
-  apiVersion: "v1",
-  kind: "Service",
-  metadata: { name: `${STATEFULSET}-${ordinal}-quorum`, namespace },
-  spec: {
-    publishNotReadyAddresses: true,
-    selector: { "statefulset.kubernetes.io/pod-name": `${STATEFULSET}-${ordinal}` },
-    ports: [{ name: "controller", port: 9093 }]
-  }
-})
-
 export interface KafkaOptions {
   readonly namespace: string
   readonly className: string
-  /** Set when the cluster has no DNS: `0@<ip>:9093,…`; brokers then advertise their Pod IP internally. */
-  readonly quorumVoters?: string
 }
 
 export const kafkaStatefulSet = (options: KafkaOptions): Manifest => {
@@ -61,13 +46,6 @@ export const kafkaStatefulSet = (options: KafkaOptions): Manifest => {
   const container = pod.containers[0]
   container.image = KAFKA_REF
   container.imagePullPolicy = "Never"
-  if (options.quorumVoters !== undefined) {
-    container.env.push(
-      { name: "POD_IP", valueFrom: { fieldRef: { fieldPath: "status.podIP" } } },
-      { name: "KAFKA_INTERNAL_HOST", value: "$(POD_IP)" },
-      { name: "KAFKA_CONTROLLER_QUORUM_VOTERS", value: options.quorumVoters }
-    )
-  }
   sts["spec"].volumeClaimTemplates[0].metadata.annotations["listeners.stackable.tech/listener-class"] = options.className
   return sts
 }
