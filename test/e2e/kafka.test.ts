@@ -3,7 +3,10 @@
 // start and advertise its address in advertised.listeners. A client outside the cluster —
 // kcat on the host — must then find exactly those brokers, and reach every one of them
 // directly: that is what a Kafka client does with the metadata it gets, and what fails when
-// a broker advertises an address the client cannot reach.
+// a broker advertises an address the client cannot reach. First on a pinned NodePort class
+// (Pod deletion, then a lost node last: it takes a node away), and in between the same
+// brokers on a LoadBalancer class served by MetalLB. The quorum is found by the headless
+// Service's DNS names (CoreDNS). Figures: docs/real-cluster.md#kafka.
 import assert from "node:assert/strict"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
