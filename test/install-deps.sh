@@ -6,7 +6,9 @@
 #   nodes), binutils (strip: the operator image's Node binary), prometheus (promtool for the
 #   alert rule tests; the server the e2e suite scrapes the roles with), and the real-node
 #   cluster's containerd, runc, CNI plugins, iptables, conntrack, util-linux (unshare,
-#   nsenter), busybox-static (the test workload image) and ca-certificates (docs/real-cluster.md).
+#   nsenter), busybox-static (the test workload image) and ca-certificates (docs/real-cluster.md);
+#   maven (resolves the Kafka image's jars from Maven Central) and kcat (the Kafka client on the
+#   host) for the Kafka scenario. The Kafka image's JRE is `apt-get download`ed, not installed.
 # Run as root it installs what is missing with apt-get; run as anyone else it stops at once
 # with one line naming the command to run. Debian's containerd and prometheus services are
 # never started: the tests run their own.
@@ -37,6 +39,8 @@ need conntrack conntrack
 need util-linux unshare nsenter
 need busybox-static /bin/busybox
 need ca-certificates /etc/ssl/certs/ca-certificates.crt
+need maven mvn
+need kcat kcat
 
 go_missing=false
 command -v go >/dev/null 2>&1 || go_missing=true

@@ -11,8 +11,10 @@
 //   operator         the image the Dockerfile describes, from `npm run build`'s dist/, the
 //                    production node_modules, and the pinned Node 24 binary with the Debian
 //                    libraries it links (what the distroless base provides)
+//   kafka            Debian's JRE + Kafka's jars resolved by Maven (kafka.ts); only for the
+//                    Kafka scenario, so not among the images every cluster imports
 //
-// Usage: `tsx test/images/build.ts [--only <name>]` prints `<ref> <archive>` lines.
+// Usage: `tsx test/images/build.ts [--only <name>]` (all of them without it) prints `<ref> <archive>` lines.
 // See docs/images.md.
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
@@ -25,6 +27,7 @@ import { clusterAddonBinary, clusterAddonVersions } from "../clusteraddons/binDi
 import type { ClusterAddonBinary } from "../clusteraddons/binDir.ts";
 import { readFinalStage } from "./dockerfile.ts";
 import type { FinalStage } from "./dockerfile.ts";
+import { kafkaImage } from "./kafka.ts";
 import { archiveDigest, writeOciArchive } from "./ociArchive.ts";
 import type { ImageConfig } from "./ociArchive.ts";
 
@@ -44,7 +47,7 @@ export const corednsRef = (): string => `registry.k8s.io/coredns/coredns:${clust
 /** MetalLB's images as its chart names them (`quay.io/metallb/<component>:<appVersion>`). */
 export const metallbRef = (component: "controller" | "speaker"): string => `quay.io/metallb/${component}:${clusterAddonVersions().metallb}`;
 
-export type ImageName = "pause" | "busybox" | "csi-provisioner" | "coredns" | "metallb-controller" | "metallb-speaker" | "operator";
+export type ImageName = "pause" | "busybox" | "csi-provisioner" | "coredns" | "metallb-controller" | "metallb-speaker" | "operator" | "kafka";
 
 export interface ImageArchive {
   readonly name: ImageName;
@@ -56,7 +59,7 @@ export interface ImageArchive {
 
 export const imagesCacheDir = (): string => join(cacheRoot(), "images");
 
-const hashOf = (parts: ReadonlyArray<string | Buffer>): string => {
+export const hashOf = (parts: ReadonlyArray<string | Buffer>): string => {
   const h = createHash("sha256");
   for (const part of parts) h.update(createHash("sha256").update(part).digest("hex"));
   return h.digest("hex").slice(0, 16);
@@ -78,7 +81,7 @@ const treeHashParts = (dir: string): string[] => {
 };
 
 /** Build `<cache>/<name>-<hash>.tar` unless it exists; `fill` populates the rootfs. */
-function cachedImage(name: ImageName, ref: string, inputs: ReadonlyArray<string | Buffer>, config: ImageConfig, fill: (rootfs: string) => void): ImageArchive {
+export function cachedImage(name: ImageName, ref: string, inputs: ReadonlyArray<string | Buffer>, config: ImageConfig, fill: (rootfs: string) => void): ImageArchive {
   const key = hashOf([ref, JSON.stringify(config), ...inputs]);
   const path = join(imagesCacheDir(), `${name}-${key}.tar`);
   if (!existsSync(path)) {
@@ -95,7 +98,7 @@ function cachedImage(name: ImageName, ref: string, inputs: ReadonlyArray<string 
   return { name, ref, path, digest: archiveDigest(path) };
 }
 
-const put = (rootfs: string, path: string, source: string, mode?: number): void => {
+export const put = (rootfs: string, path: string, source: string, mode?: number): void => {
   const target = join(rootfs, path);
   mkdirSync(dirname(target), { recursive: true });
   copyFileSync(source, target);
@@ -301,16 +304,20 @@ const RECIPES: Record<ImageName, () => ImageArchive> = {
   "metallb-controller": () => staticBinaryImage("metallb-controller", metallbRef("controller"), "metallb-controller", "controller"),
   "metallb-speaker": () => staticBinaryImage("metallb-speaker", metallbRef("speaker"), "metallb-speaker", "speaker"),
   operator: () => operatorImage(),
+  kafka: kafkaImage,
 };
 
-/** Build (or reuse) the images; all of them unless `only` names some. */
+/** What startOperatorCluster imports (realCluster.ts adds the add-ons' images; the Kafka image only where Kafka runs). */
+export const CLUSTER_IMAGES: ReadonlyArray<ImageName> = ["pause", "busybox", "csi-provisioner", "operator"];
+
+/** Build (or reuse) the images; the cluster's four unless `only` names some. */
 export async function buildImages(options: { readonly only?: ReadonlyArray<ImageName> } = {}): Promise<ImageArchive[]> {
-  const names = options.only ?? (Object.keys(RECIPES) as ImageName[]);
+  const names = options.only ?? CLUSTER_IMAGES;
   return names.map((name) => RECIPES[name]());
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const only = process.argv.indexOf("--only");
-  const images = await buildImages(only >= 0 ? { only: [process.argv[only + 1] as ImageName] } : {});
+  const images = await buildImages({ only: only >= 0 ? [process.argv[only + 1] as ImageName] : Object.keys(RECIPES) as ImageName[] });
   for (const image of images) process.stdout.write(`${image.ref} ${image.path} ${image.digest}\n`);
 }
