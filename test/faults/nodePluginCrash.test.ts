@@ -193,9 +193,6 @@ describe("node plugin SIGKILLed mid-publish", { timeout: 900_000 }, () => {
       // A new address for this round: the plugin reads it from the Listener's status.
       const previous = addressOf(round - 1);
       const address = addressOf(round);
-      await kube.patch(`${LISTENERS}/namespaces/${NS}/listeners/crashy/status`, {
-        status: { ingressAddresses: [{ address, addressType: "IP", ports: { http: Number(PORT) } }] }
-      }, "merge");
       const fresh = round % 3 === 0;
       const triggered = round % 3 === 2;
       const roundTargets = pods.map((pod, i) =>
@@ -219,6 +216,13 @@ describe("node plugin SIGKILLed mid-publish", { timeout: 900_000 }, () => {
           }));
         });
       });
+      // The new address only once the plugin serves: its watch-driven refresh (on with
+      // ADDRESS_REFRESH_SECONDS=0, which only turns the resync off) would otherwise swap every
+      // recorded volume in while it starts, before any kill could land. Now the refresh and the
+      // publishes below swap concurrently, and the kills land among them.
+      await kube.patch(`${LISTENERS}/namespaces/${NS}/listeners/crashy/status`, {
+        status: { ingressAddresses: [{ address, addressType: "IP", ports: { http: Number(PORT) } }] }
+      }, "merge");
       const client = connectCsi(socket());
       const inFlight = pods.map((pod, i) => client.call("Node", "NodePublishVolume", publishRequest(pod, i, roundTargets[i]!), 10_000).then(() => "ok", (e: unknown) => e));
       if (triggered) {
