@@ -29,6 +29,9 @@ const CSI_NODE_MANAGER = "listeners.stackable.tech_csi-node"
 const CONTROLLER_USER = `system:serviceaccount:${OPERATOR_NAMESPACE}:${RELEASE}-controller`
 const NODE_USER = `system:serviceaccount:${OPERATOR_NAMESPACE}:${RELEASE}-node`
 
+/** The lists a cache makes only where the API server refuses a watch-list. */
+const PAGED_FALLBACK = "a cache's paged fallback, where the API server refuses a watch-list (k8s/runtime/watcher.ts; test/integration/watchList.test.ts); here caches fill with a watch (sendInitialEvents)"
+
 /**
  * Rules the run does not exercise, each with where it is used. Anything else unused fails
  * the least-privilege test: remove the rule, or exercise it and say where.
@@ -40,7 +43,10 @@ const NOT_EXERCISED: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "patch events.k8s.io/events": "a volume that keeps waiting: its Event's series is patched (test/integration/waitingEvents.test.ts)",
     "get listeners.stackable.tech/podlisteners": "a publish again for a Pod that already has the Listener's mount label (a retried publish, a kubelet re-publish) reads its entry first (test/unit/effects/publishVolume.test.ts); first publishes and live refreshes no longer read it",
     "get core/nodes": "read live only while the node's watch-fed caches have not listed yet or miss (effects/node/NodeView.ts); a publish soon after the plugin starts",
-    "get listeners.stackable.tech/listeners": "read live only while the node's watch-fed caches have not listed yet or miss (effects/node/NodeView.ts); a publish soon after the plugin starts"
+    "get listeners.stackable.tech/listeners": "read live only while the node's watch-fed caches have not listed yet or miss (effects/node/NodeView.ts); a publish soon after the plugin starts",
+    "list core/nodes": PAGED_FALLBACK,
+    "list listeners.stackable.tech/listeners": PAGED_FALLBACK,
+    "list listeners.stackable.tech/listenerclasses": PAGED_FALLBACK
   },
   [CONTROLLER_USER]: {
     // The controller's own rules (controller-rbac.yaml).
@@ -60,6 +66,12 @@ const NOT_EXERCISED: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "patch events.k8s.io/events": "a repeated Event is patched (series)",
     "watch coordination.k8s.io/leases": "a standby controller waits for the Lease's release (k8s/runtime/leaderElection.ts); a rollout has one (test/e2e/upgrade.test.ts)",
     "list listeners.stackable.tech/podlisteners": "CRD sync, only before removing a PodListeners field objects might still set (k8s/crdSync.ts; test/integration/crdSync.test.ts)",
+    "list core/nodes": PAGED_FALLBACK,
+    "list core/persistentvolumes": PAGED_FALLBACK,
+    "list core/services": PAGED_FALLBACK,
+    "list discovery.k8s.io/endpointslices": PAGED_FALLBACK,
+    "list listeners.stackable.tech/listeners": PAGED_FALLBACK,
+    "list listeners.stackable.tech/listenerclasses": PAGED_FALLBACK,
     // The csi-provisioner sidecar's rules (kubernetes-csi/external-provisioner's rbac.yaml).
     "update core/persistentvolumeclaims": "csi-provisioner: claim annotations (e.g. the selected node) on paths this run does not take",
     "get storage.k8s.io/csinodes": "csi-provisioner topology",
