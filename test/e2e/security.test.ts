@@ -41,7 +41,7 @@ const NOT_EXERCISED: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "list core/persistentvolumes": "a hand-made PV whose name is not its volume handle (effects/shared/volumeObjects.ts findPersistentVolume)",
     "create events.k8s.io/events": "a volume that waits (test/integration/waitingEvents.test.ts); here each publish may succeed at once",
     "patch events.k8s.io/events": "a volume that keeps waiting: its Event's series is patched (test/integration/waitingEvents.test.ts)",
-    "get listeners.stackable.tech/podlisteners": "a publish again for a Pod that already has the Listener's mount label (a retried publish, a kubelet re-publish) reads its entry first (test/unit/effects/publishVolume.test.ts); first publishes and live refreshes no longer read it",
+    "get listeners.stackable.tech/podlisteners": "a publish again for a Pod that already has the Listener's mount label (a retried publish, a kubelet re-publish) reads its entry first (test/unit/effects/node/publishVolume.test.ts); first publishes and live refreshes no longer read it",
     "get core/nodes": "read live only while the node's watch-fed caches have not listed yet or miss (effects/node/NodeView.ts); a publish soon after the plugin starts",
     "get listeners.stackable.tech/listeners": "read live only while the node's watch-fed caches have not listed yet or miss (effects/node/NodeView.ts); a publish soon after the plugin starts",
     "list core/nodes": PAGED_FALLBACK,

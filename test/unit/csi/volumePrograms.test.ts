@@ -16,7 +16,7 @@ import { VolumeProvisionerLive, VolumePublisherLive } from "../../../csi/volumeP
 import { Kinds } from "../../../domain/kinds.ts"
 import { KubeApi } from "../../../effects/shared/KubeApi.ts"
 import { VolumeFs } from "../../../effects/shared/VolumeFs.ts"
-import { CLASS, createPod, createVolume, NAMESPACE, podContext, seedCluster } from "../effects/volumeFixtures.ts"
+import { CLASS, createPod, createVolume, NAMESPACE, podContext, seedCluster } from "../effects/shared/volumeFixtures.ts"
 import { KubeApiError } from "../../../effects/shared/KubeApi.ts"
 import { VolumeFsError } from "../../../effects/shared/VolumeFs.ts"
 import * as E from "../../../effects/shared/volumeErrors.ts"

@@ -12,7 +12,7 @@ import { EventRecorder } from "../../../effects/shared/EventRecorder.ts"
 import { KubeApi } from "../../../effects/shared/KubeApi.ts"
 import type { KubeObject } from "../../../effects/shared/KubeApi.ts"
 import { runReconcilers } from "../../../k8s/reconcilers.ts"
-import { listenerClassObject, listenerObject, readyOf } from "../effects/listenerHarness.ts"
+import { listenerClassObject, listenerObject, readyOf } from "../effects/controller/listenerHarness.ts"
 import { waitFor } from "./waitFor.ts"
 
 const run = <A, E>(effect: Effect.Effect<A, E, Scope.Scope>) => Effect.runPromise(Effect.scoped(effect))

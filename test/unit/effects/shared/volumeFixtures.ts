@@ -4,11 +4,11 @@
  * helper that creates a PVC + bound PV + Pod the way the provisioner and scheduler would.
  */
 import { Effect } from "effect"
-import { CSI_DRIVER_NAME, LISTENER_API_VERSION, STORAGE_CLASS_NAME } from "../../../domain/constants.ts"
-import { Kinds } from "../../../domain/kinds.ts"
-import { KubeApi } from "../../../effects/shared/KubeApi.ts"
-import type { KubeObject } from "../../../effects/shared/KubeApi.ts"
-import type { PublishVolumeInput } from "../../../csi/programs.ts"
+import { CSI_DRIVER_NAME, LISTENER_API_VERSION, STORAGE_CLASS_NAME } from "../../../../domain/constants.ts"
+import { Kinds } from "../../../../domain/kinds.ts"
+import { KubeApi } from "../../../../effects/shared/KubeApi.ts"
+import type { KubeObject } from "../../../../effects/shared/KubeApi.ts"
+import type { PublishVolumeInput } from "../../../../csi/programs.ts"
 
 export const NAMESPACE = "default"
 

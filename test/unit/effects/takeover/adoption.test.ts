@@ -6,10 +6,10 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import { Effect } from "effect"
-import { Kinds } from "../../../domain/kinds.ts"
-import { mountLabelKey } from "../../../domain/listenerPlan/index.ts"
-import type { KubeObject } from "../../../effects/shared/KubeApi.ts"
-import { listenerClassObject, listenerObject, makeHarness, statusOf } from "./listenerHarness.ts"
+import { Kinds } from "../../../../domain/kinds.ts"
+import { mountLabelKey } from "../../../../domain/listenerPlan/index.ts"
+import type { KubeObject } from "../../../../effects/shared/KubeApi.ts"
+import { listenerClassObject, listenerObject, makeHarness, statusOf } from "../controller/listenerHarness.ts"
 
 const run = <A, E>(effect: Effect.Effect<A, E, import("effect").Scope.Scope>) => Effect.runPromise(Effect.scoped(effect))
 

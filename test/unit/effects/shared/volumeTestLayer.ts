@@ -4,13 +4,13 @@
  * tree into a flat record for whole-tree assertions.
  */
 import { Effect, Layer } from "effect"
-import { EventRecorderKube } from "../../../adapters/EventRecorderKube.ts"
-import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
-import type { EventRecorder } from "../../../effects/shared/EventRecorder.ts"
-import { VolumeFsMemory } from "../../../adapters/VolumeFsMemory.ts"
-import type { KubeApi } from "../../../effects/shared/KubeApi.ts"
-import { VolumeFs } from "../../../effects/shared/VolumeFs.ts"
-import type { VolumeFsError } from "../../../effects/shared/VolumeFs.ts"
+import { EventRecorderKube } from "../../../../adapters/EventRecorderKube.ts"
+import { KubeApiMemory } from "../../../../adapters/KubeApiMemory.ts"
+import type { EventRecorder } from "../../../../effects/shared/EventRecorder.ts"
+import { VolumeFsMemory } from "../../../../adapters/VolumeFsMemory.ts"
+import type { KubeApi } from "../../../../effects/shared/KubeApi.ts"
+import { VolumeFs } from "../../../../effects/shared/VolumeFs.ts"
+import type { VolumeFsError } from "../../../../effects/shared/VolumeFs.ts"
 
 /** Events go to the in-memory API server, one write per occurrence (no throttling), so tests can read them. */
 const events = EventRecorderKube.layer({ reportingController: "test/csi-node", reportingInstance: "node-1", seriesWriteInterval: 0 })

@@ -1,17 +1,17 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import { Effect, Layer } from "effect"
-import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
-import { Kinds } from "../../../domain/kinds.ts"
-import { VolumePublisher } from "../../../csi/programs.ts"
-import { VolumePublisherLive } from "../../../csi/volumePrograms.ts"
-import { KubeApi } from "../../../effects/shared/KubeApi.ts"
-import { PublishedVolumes } from "../../../effects/node/PublishedVolumes.ts"
-import { refreshPublishedVolumes } from "../../../effects/node/addressRefresh.ts"
-import { TargetLocks } from "../../../effects/node/TargetLocks.ts"
-import { VolumeFs } from "../../../effects/shared/VolumeFs.ts"
-import { CLASS, createListener, createPod, createVolume, loadBalancerStatus, NAMESPACE, seedCluster, setListenerStatus, sharedListenerPublish } from "./volumeFixtures.ts"
-import { runInCluster, snapshotTree } from "./volumeTestLayer.ts"
+import { KubeApiMemory } from "../../../../adapters/KubeApiMemory.ts"
+import { Kinds } from "../../../../domain/kinds.ts"
+import { VolumePublisher } from "../../../../csi/programs.ts"
+import { VolumePublisherLive } from "../../../../csi/volumePrograms.ts"
+import { KubeApi } from "../../../../effects/shared/KubeApi.ts"
+import { PublishedVolumes } from "../../../../effects/node/PublishedVolumes.ts"
+import { refreshPublishedVolumes } from "../../../../effects/node/addressRefresh.ts"
+import { TargetLocks } from "../../../../effects/node/TargetLocks.ts"
+import { VolumeFs } from "../../../../effects/shared/VolumeFs.ts"
+import { CLASS, createListener, createPod, createVolume, loadBalancerStatus, NAMESPACE, seedCluster, setListenerStatus, sharedListenerPublish } from "../shared/volumeFixtures.ts"
+import { runInCluster, snapshotTree } from "../shared/volumeTestLayer.ts"
 
 const ROOT = "/var/lib/kubelet/pods/p2/volumes/kubernetes.io~csi/pvc-2"
 const TARGET = `${ROOT}/mount`
@@ -32,7 +32,7 @@ const published = Effect.gen(function*() {
   yield* publisher.publish(request)
 })
 
-const run = <A, E>(effect: Effect.Effect<A, E, KubeApi | KubeApiMemory | VolumeFs | VolumePublisher | PublishedVolumes | TargetLocks | import("../../../effects/shared/EventRecorder.ts").EventRecorder>) =>
+const run = <A, E>(effect: Effect.Effect<A, E, KubeApi | KubeApiMemory | VolumeFs | VolumePublisher | PublishedVolumes | TargetLocks | import("../../../../effects/shared/EventRecorder.ts").EventRecorder>) =>
   runInCluster(effect.pipe(Effect.provide(Layer.provideMerge(VolumePublisherLive, Layer.merge(PublishedVolumes.layerMemory, TargetLocks.layer)))))
 
 const addressIn = (tree: Record<string, string>) => tree["default-address"]

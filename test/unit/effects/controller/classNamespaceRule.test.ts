@@ -3,8 +3,8 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import { Effect } from "effect"
-import { Kinds } from "../../../domain/kinds.ts"
-import { classAllowsNamespace, namespaceMatches } from "../../../domain/classNamespaces.ts"
+import { Kinds } from "../../../../domain/kinds.ts"
+import { classAllowsNamespace, namespaceMatches } from "../../../../domain/classNamespaces.ts"
 import { listenerClassObject, listenerObject, makeHarness, readyOf } from "./listenerHarness.ts"
 
 const run = <A, E>(effect: Effect.Effect<A, E, import("effect").Scope.Scope>) => Effect.runPromise(Effect.scoped(effect))

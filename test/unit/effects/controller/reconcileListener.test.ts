@@ -1,10 +1,10 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import { Effect } from "effect"
-import { Kinds } from "../../../domain/kinds.ts"
-import { KubeApiError } from "../../../effects/shared/KubeApi.ts"
-import type { KubeObject } from "../../../effects/shared/KubeApi.ts"
-import { applyPresets } from "../../../effects/controller/presets.ts"
+import { Kinds } from "../../../../domain/kinds.ts"
+import { KubeApiError } from "../../../../effects/shared/KubeApi.ts"
+import type { KubeObject } from "../../../../effects/shared/KubeApi.ts"
+import { applyPresets } from "../../../../effects/controller/presets.ts"
 import { listenerClassObject, listenerObject, makeHarness, readyOf, statusOf } from "./listenerHarness.ts"
 
 const run = <A, E>(effect: Effect.Effect<A, E, import("effect").Scope.Scope>) => Effect.runPromise(Effect.scoped(effect))

@@ -1,16 +1,16 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import { Effect, Option } from "effect"
-import { FieldManagers, LISTENER_API_VERSION, mountLabelKey } from "../../../domain/constants.ts"
-import { Kinds } from "../../../domain/kinds.ts"
-import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
-import { KubeApi } from "../../../effects/shared/KubeApi.ts"
-import { NodeView, uncachedNodeView } from "../../../effects/node/NodeView.ts"
-import type { NodeViewShape } from "../../../effects/node/NodeView.ts"
-import { publishVolume } from "../../../effects/node/publishVolume.ts"
-import type { PublishVolumeRequest } from "../../../effects/node/publishVolume.ts"
-import { VolumeFs } from "../../../effects/shared/VolumeFs.ts"
-import { volumeErrorCodes } from "../../../effects/shared/volumeErrors.ts"
+import { FieldManagers, LISTENER_API_VERSION, mountLabelKey } from "../../../../domain/constants.ts"
+import { Kinds } from "../../../../domain/kinds.ts"
+import { KubeApiMemory } from "../../../../adapters/KubeApiMemory.ts"
+import { KubeApi } from "../../../../effects/shared/KubeApi.ts"
+import { NodeView, uncachedNodeView } from "../../../../effects/node/NodeView.ts"
+import type { NodeViewShape } from "../../../../effects/node/NodeView.ts"
+import { publishVolume } from "../../../../effects/node/publishVolume.ts"
+import type { PublishVolumeRequest } from "../../../../effects/node/publishVolume.ts"
+import { VolumeFs } from "../../../../effects/shared/VolumeFs.ts"
+import { volumeErrorCodes } from "../../../../effects/shared/volumeErrors.ts"
 import {
   CLASS,
   createListener,
@@ -20,8 +20,8 @@ import {
   podContext,
   seedCluster,
   setListenerStatus
-} from "./volumeFixtures.ts"
-import { runInCluster, snapshotTree } from "./volumeTestLayer.ts"
+} from "../shared/volumeFixtures.ts"
+import { runInCluster, snapshotTree } from "../shared/volumeTestLayer.ts"
 
 const ROOT = "/var/lib/kubelet/pods/p1/volumes/kubernetes.io~csi"
 const TARGET = `${ROOT}/pvc-1/mount`

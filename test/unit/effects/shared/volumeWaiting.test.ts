@@ -1,8 +1,8 @@
 /** The waiting explanations' notes: what is missing and what, exactly, unblocks it. */
 import { test } from "node:test"
 import assert from "node:assert/strict"
-import { explainVolumeWaiting } from "../../../effects/shared/volumeWaiting.ts"
-import { ListenerAddressesNotReady } from "../../../effects/shared/volumeErrors.ts"
+import { explainVolumeWaiting } from "../../../../effects/shared/volumeWaiting.ts"
+import { ListenerAddressesNotReady } from "../../../../effects/shared/volumeErrors.ts"
 
 const nodeAddressWaiting = (acceptedAddressTypes: ListenerAddressesNotReady["acceptedAddressTypes"]) =>
   explainVolumeWaiting(new ListenerAddressesNotReady({

@@ -1,9 +1,9 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import { Effect } from "effect"
-import { unpublishVolume } from "../../../effects/node/unpublishVolume.ts"
-import { VolumeFs } from "../../../effects/shared/VolumeFs.ts"
-import { runInCluster } from "./volumeTestLayer.ts"
+import { unpublishVolume } from "../../../../effects/node/unpublishVolume.ts"
+import { VolumeFs } from "../../../../effects/shared/VolumeFs.ts"
+import { runInCluster } from "../shared/volumeTestLayer.ts"
 
 const PARENT = "/var/lib/kubelet/pods/p1/volumes/kubernetes.io~csi/pvc-1"
 const TARGET = `${PARENT}/mount`

@@ -1,7 +1,7 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import { Effect } from "effect"
-import { makeKeyedLock } from "../../../effects/shared/keyedLock.ts"
+import { makeKeyedLock } from "../../../../effects/shared/keyedLock.ts"
 
 test("keyedLock: one key runs one at a time, other keys run alongside, and no entry outlives its users", () =>
   Effect.runPromise(Effect.gen(function*() {

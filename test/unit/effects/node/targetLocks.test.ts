@@ -1,7 +1,7 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import { Deferred, Effect, Fiber } from "effect"
-import { TargetLocks } from "../../../effects/node/TargetLocks.ts"
+import { TargetLocks } from "../../../../effects/node/TargetLocks.ts"
 
 const run = <A, E>(effect: Effect.Effect<A, E, TargetLocks>) => Effect.runPromise(Effect.provide(effect, TargetLocks.layer))
 

@@ -6,18 +6,18 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import { Effect, Layer, Logger, References } from "effect"
-import { PublishedVolumesFiles } from "../../../adapters/PublishedVolumesFiles.ts"
-import { fingerprint } from "../../../domain/listenerPlan/json.ts"
-import { CSI_DRIVER_NAME, PV_LABEL_LISTENER_NAME, PV_LABEL_LISTENER_NAMESPACE, PVC_ANNOTATION_LISTENER_NAME } from "../../../domain/constants.ts"
-import { Kinds } from "../../../domain/kinds.ts"
-import { adoptPublishedTargets } from "../../../effects/takeover/adoptNodeVolumes.ts"
-import { KubeApi } from "../../../effects/shared/KubeApi.ts"
-import { decodePublishedRecord, PublishedVolumes } from "../../../effects/node/PublishedVolumes.ts"
-import { refreshPublishedVolumes } from "../../../effects/node/addressRefresh.ts"
-import { TargetLocks } from "../../../effects/node/TargetLocks.ts"
-import { VolumeFs } from "../../../effects/shared/VolumeFs.ts"
-import { createListener, createPod, createVolume, NAMESPACE, seedCluster, setListenerStatus } from "./volumeFixtures.ts"
-import { runInCluster, snapshotTree } from "./volumeTestLayer.ts"
+import { PublishedVolumesFiles } from "../../../../adapters/PublishedVolumesFiles.ts"
+import { fingerprint } from "../../../../domain/listenerPlan/json.ts"
+import { CSI_DRIVER_NAME, PV_LABEL_LISTENER_NAME, PV_LABEL_LISTENER_NAMESPACE, PVC_ANNOTATION_LISTENER_NAME } from "../../../../domain/constants.ts"
+import { Kinds } from "../../../../domain/kinds.ts"
+import { adoptPublishedTargets } from "../../../../effects/takeover/adoptNodeVolumes.ts"
+import { KubeApi } from "../../../../effects/shared/KubeApi.ts"
+import { decodePublishedRecord, PublishedVolumes } from "../../../../effects/node/PublishedVolumes.ts"
+import { refreshPublishedVolumes } from "../../../../effects/node/addressRefresh.ts"
+import { TargetLocks } from "../../../../effects/node/TargetLocks.ts"
+import { VolumeFs } from "../../../../effects/shared/VolumeFs.ts"
+import { createListener, createPod, createVolume, NAMESPACE, seedCluster, setListenerStatus } from "../shared/volumeFixtures.ts"
+import { runInCluster, snapshotTree } from "../shared/volumeTestLayer.ts"
 
 const PODS = "/var/lib/kubelet/pods"
 
@@ -66,8 +66,8 @@ const upstreamPublished = Effect.gen(function*() {
   return { target, pod }
 })
 
-const run = <A, E>(effect: Effect.Effect<A, E, KubeApi | VolumeFs | PublishedVolumes | TargetLocks | import("../../../effects/shared/EventRecorder.ts").EventRecorder>) =>
-  runInCluster(effect.pipe(Effect.provide(Layer.merge(PublishedVolumes.layerMemory, TargetLocks.layer))) as Effect.Effect<A, E, KubeApi | VolumeFs | import("../../../effects/shared/EventRecorder.ts").EventRecorder>)
+const run = <A, E>(effect: Effect.Effect<A, E, KubeApi | VolumeFs | PublishedVolumes | TargetLocks | import("../../../../effects/shared/EventRecorder.ts").EventRecorder>) =>
+  runInCluster(effect.pipe(Effect.provide(Layer.merge(PublishedVolumes.layerMemory, TargetLocks.layer))) as Effect.Effect<A, E, KubeApi | VolumeFs | import("../../../../effects/shared/EventRecorder.ts").EventRecorder>)
 
 test("an upstream-published volume is recorded with its Pod, its frozen context and the addresses its tree holds; nothing on disk changes", () =>
   run(Effect.gen(function*() {

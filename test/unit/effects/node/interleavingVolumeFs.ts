@@ -6,7 +6,7 @@
  * call at exactly that moment (e.g. an unpublish just before a refresh writes its tree).
  */
 import { Deferred, Effect } from "effect"
-import { VolumeFs } from "../../../effects/shared/VolumeFs.ts"
+import { VolumeFs } from "../../../../effects/shared/VolumeFs.ts"
 
 type VolumeFsService = (typeof VolumeFs)["Service"]
 
