@@ -4,6 +4,7 @@
  *
  *     Listener ──decode──▶ load (ListenerView: caches) ──▶ plan (domain/listenerPlan)
  *              ──▶ apply (only what differs) ──▶ status (only when it changes)
+ *                  └─ both writes in one step, writeListener (takeover/listenerTakeover.ts) ─┘
  *
  * Level-based: it never sees which event triggered it, so running it twice is harmless.
  * Guarantees:
@@ -35,7 +36,6 @@ import {
   refusedAddresses,
   rememberedNodePorts,
   renderHostname,
-  serviceUpToDate,
   templatedAddresses,
   withRememberedNodePorts
 } from "../../domain/listenerPlan/index.ts"
@@ -62,7 +62,7 @@ import { ListenerSettings } from "../shared/ListenerSettings.ts"
 import { ListenerView } from "./ListenerView.ts"
 import { refuseClassOutsideNamespaces } from "./classNamespaceRule.ts"
 import type { ListenerIdentity } from "./ListenerView.ts"
-import { serviceAfterTakeover, statusCurrent, writeStatusTakingOver } from "../takeover/listenerTakeover.ts"
+import { writeListener, writeStatus } from "../takeover/listenerTakeover.ts"
 
 const refOfRaw = (raw: KubeObject): ListenerRef => ({
   namespace: raw.metadata.namespace ?? "",
@@ -193,76 +193,71 @@ export const reconcileListener = Effect.fn("reconcileListener")(function*(raw: K
     planService({ metadata: { ...identity, labels: listener.metadata.labels }, spec: listener.spec }, listenerClass, hostname),
     remembered
   )
-  // A Service someone else applied before us (the upstream operator): take its fields over first.
-  const current = yield* serviceAfterTakeover(desired, cached).pipe(Effect.mapError(apiFailure(ref, "AdoptService")))
-  let service: KubeObject
-  if (Option.isSome(current) && serviceUpToDate(desired, current.value)) {
-    service = current.value
-  } else {
-    service = yield* api.apply(Kinds.Service, desired as unknown as KubeObject, { fieldManager: settings.fieldManager, force: true }).pipe(
+  // Both writes in one step that takes over a predecessor's Service and an older CRD on the way.
+  yield* writeListener(raw, ref, {
+    desired,
+    cached,
+    applyService: api.apply(Kinds.Service, desired as unknown as KubeObject, { fieldManager: settings.fieldManager, force: true }).pipe(
       Effect.mapError((error) =>
         remembered !== undefined && error.reason === "Invalid" && /provided port is already allocated/.test(error.message)
           ? new NodePortConflict({ ...ref, service: serviceName, nodePorts: remembered, details: error.message })
           : error.reason === "Invalid" || error.reason === "BadRequest" || isUntypableApply(error)
           ? new ServiceRejected({ ...ref, service: serviceName, details: error.message })
           : apiFailure(ref, "ApplyService")(error)
-      )
-    )
-    yield* view.written(service)
-  }
+      ),
+      Effect.tap((service) => view.written(service))
+    ),
+    afterService: (service) =>
+      Effect.gen(function*() {
+        // Objects we created for this Listener that this plan no longer produces.
+        const owned = yield* view.servicesOwnedBy(identity).pipe(Effect.mapError(apiFailure(ref, "ReadCache")))
+        for (const stale of owned.filter((s) => s.metadata.name !== serviceName && isOurs(identity)(s))) {
+          yield* api.delete(Kinds.Service, { namespace: identity.namespace, name: stale.metadata.name! }, {
+            preconditions: { uid: stale.metadata.uid }
+          }).pipe(
+            Effect.catchIf((error) => error.reason === "NotFound", () => Effect.void),
+            Effect.mapError(apiFailure(ref, "DeleteStaleService"))
+          )
+        }
 
-  // Objects we created for this Listener that this plan no longer produces.
-  const owned = yield* view.servicesOwnedBy(identity).pipe(Effect.mapError(apiFailure(ref, "ReadCache")))
-  for (const stale of owned.filter((s) => s.metadata.name !== serviceName && isOurs(identity)(s))) {
-    yield* api.delete(Kinds.Service, { namespace: identity.namespace, name: stale.metadata.name! }, {
-      preconditions: { uid: stale.metadata.uid }
-    }).pipe(
-      Effect.catchIf((error) => error.reason === "NotFound", () => Effect.void),
-      Effect.mapError(apiFailure(ref, "DeleteStaleService"))
-    )
-  }
-
-  // Addresses and status.
-  const serviceType = listenerClass.spec.serviceType
-  const decodedService = yield* decodedOrSkip(DecodeResult.Service(service))
-  const serviceInput: ServiceInput | undefined = decodedService === undefined ? undefined : {
-    ...decodedService,
-    metadata: { name: serviceName, namespace: identity.namespace }
-  }
-  const backing = serviceType === "NodePort"
-    ? yield* backingNodes(identity, serviceName).pipe(Effect.mapError(apiFailure(ref, "ReadCache")))
-    : { names: [], nodes: [] }
-  const nodes = backing.nodes
-  const addressInputs = serviceInput === undefined ? undefined : {
-    serviceType,
-    preferred: listenerClass.spec.preferredAddressType,
-    service: serviceInput,
-    clusterDomain: settings.clusterDomain,
-    nodes,
-    nodeAddressTypes: listenerClass.spec.nodeAddressTypes,
-    nodeAddressSelection: listenerClass.spec.nodeAddressSelection
-  }
-  const found = addressInputs === undefined ? [] : planAddresses(addressInputs)
-  const addresses = hostname === undefined ? found : templatedAddresses(hostname, found)
-  const status = planStatus({
-    serviceName,
-    addresses,
-    refused: addressInputs === undefined ? [] : refusedAddresses(addressInputs),
-    awaiting: addressInputs === undefined || found.length > 0 ? undefined : awaitingAddressesHint({
-      ...addressInputs,
-      backingNodeNames: backing.names,
-      loadBalancerClass: listenerClass.spec.loadBalancerClass
-    }),
-    nodePorts: serviceType === "NodePort" && serviceInput !== undefined ? nodePortNumbers(serviceInput) : undefined,
-    generation: listener.metadata.generation,
-    liveStatus: raw["status"],
-    now: yield* nowTimestamp
+        // Addresses and status.
+        const serviceType = listenerClass.spec.serviceType
+        const decodedService = yield* decodedOrSkip(DecodeResult.Service(service))
+        const serviceInput: ServiceInput | undefined = decodedService === undefined ? undefined : {
+          ...decodedService,
+          metadata: { name: serviceName, namespace: identity.namespace }
+        }
+        const backing = serviceType === "NodePort"
+          ? yield* backingNodes(identity, serviceName).pipe(Effect.mapError(apiFailure(ref, "ReadCache")))
+          : { names: [], nodes: [] }
+        const addressInputs = serviceInput === undefined ? undefined : {
+          serviceType,
+          preferred: listenerClass.spec.preferredAddressType,
+          service: serviceInput,
+          clusterDomain: settings.clusterDomain,
+          nodes: backing.nodes,
+          nodeAddressTypes: listenerClass.spec.nodeAddressTypes,
+          nodeAddressSelection: listenerClass.spec.nodeAddressSelection
+        }
+        const found = addressInputs === undefined ? [] : planAddresses(addressInputs)
+        const status = planStatus({
+          serviceName,
+          addresses: hostname === undefined ? found : templatedAddresses(hostname, found),
+          refused: addressInputs === undefined ? [] : refusedAddresses(addressInputs),
+          awaiting: addressInputs === undefined || found.length > 0 ? undefined : awaitingAddressesHint({
+            ...addressInputs,
+            backingNodeNames: backing.names,
+            loadBalancerClass: listenerClass.spec.loadBalancerClass
+          }),
+          nodePorts: serviceType === "NodePort" && serviceInput !== undefined ? nodePortNumbers(serviceInput) : undefined,
+          generation: listener.metadata.generation,
+          liveStatus: raw["status"],
+          now: yield* nowTimestamp
+        })
+        // Reported with the status change that names them, not on every reconcile.
+        return { status, report: reportRefusedOverrides(backing.nodes) }
+      })
   })
-  if (!(yield* statusCurrent(status, raw["status"]))) {
-    yield* writeStatusTakingOver(raw, status).pipe(Effect.mapError(apiFailure(ref, "WriteStatus")))
-    // Reported with the status change that names them, not on every reconcile.
-    yield* reportRefusedOverrides(nodes)
-  }
   return Action.awaitChange
 })
 
@@ -297,13 +292,10 @@ export const listenerErrorPolicy = Effect.fn("listenerErrorPolicy")(function*(ra
       now: yield* nowTimestamp
     })
     // Already reported (e.g. a resync of a still-broken Listener): send nothing.
-    if (!(yield* statusCurrent(status, raw["status"]))) {
-      yield* recordEvent
-      const written = yield* Effect.result(writeStatusTakingOver(raw, status))
-      if (Result.isFailure(written)) {
-        yield* Effect.logWarning(`could not report ${error._tag} on the Listener: ${written.failure.message}`)
-        return Action.retryWithBackoff
-      }
+    const written = yield* Effect.result(writeStatus(raw, status, recordEvent))
+    if (Result.isFailure(written)) {
+      yield* Effect.logWarning(`could not report ${error._tag} on the Listener: ${written.failure.message}`)
+      return Action.retryWithBackoff
     }
   } else {
     yield* recordEvent
