@@ -24,36 +24,23 @@ import type { Readiness } from "./k8s/operability/probes.ts"
 
 const VERSION = OPERATOR_VERSION
 
-/** A flag's help text with its environment variable and default, as `--help` shows them. */
-const setting = (description: string, env: string, fallback: string): string => `${description} [env ${env}; default: ${fallback}]`
+/**
+ * A flag that falls back to its environment variable (read with `config`), its help text
+ * naming that variable and the default, as `--help` shows them.
+ */
+const setting = <A>(flag: Flag.Flag<A>, env: string, config: (env: string) => Config.Config<A>, description: string, fallback: string) =>
+  flag.pipe(Flag.withDescription(`${description} [env ${env}; default: ${fallback}]`), Flag.withFallbackConfig(config(env)))
 
-const csiEndpoint = Flag.String("csi-endpoint").pipe(
-  Flag.withDescription(setting("Unix socket to serve CSI on (a path, or unix:// + absolute path)", "CSI_ENDPOINT", "required")),
-  Flag.withFallbackConfig(Config.String("CSI_ENDPOINT"))
-)
-const logFormat = Flag.Literals("log-format", LOG_FORMATS).pipe(
-  Flag.withDescription(setting("json (one object per line) or text (logfmt)", "LOG_FORMAT", "json")),
-  Flag.withFallbackConfig(logFormatConfig),
-  Flag.withDefault("json" as const)
-)
-const probePort = Flag.Int("metrics-port").pipe(
-  Flag.withDescription(setting("Port for /metrics, /healthz and /readyz; 0 disables the endpoint", "METRICS_PORT", "8080")),
-  Flag.withFallbackConfig(Config.Int("METRICS_PORT")),
-  Flag.withDefault(8080)
-)
+const csiEndpoint = setting(Flag.String("csi-endpoint"), "CSI_ENDPOINT", Config.String, "Unix socket to serve CSI on (a path, or unix:// + absolute path)", "required")
+const logFormat = setting(Flag.Literals("log-format", LOG_FORMATS), "LOG_FORMAT", () => logFormatConfig, "json (one object per line) or text (logfmt)", "json")
+  .pipe(Flag.withDefault("json" as const))
+const probePort = setting(Flag.Int("metrics-port"), "METRICS_PORT", Config.Int, "Port for /metrics, /healthz and /readyz; 0 disables the endpoint", "8080")
+  .pipe(Flag.withDefault(8080))
 
 const optionalString = (name: string, env: string, description: string) =>
-  Flag.String(name).pipe(
-    Flag.withDescription(setting(description, env, "unset")),
-    Flag.withFallbackConfig(Config.String(env)),
-    Flag.optional
-  )
+  setting(Flag.String(name), env, Config.String, description, "unset").pipe(Flag.optional)
 const upstreamBoolean = (name: string, env: string, description: string) =>
-  Flag.Boolean(name).pipe(
-    Flag.withDescription(setting(description, env, "false")),
-    Flag.withFallbackConfig(Config.Boolean(env)),
-    Flag.withDefault(false)
-  )
+  setting(Flag.Boolean(name), env, Config.Boolean, description, "false").pipe(Flag.withDefault(false))
 
 /**
  * Upstream's operator settings (operator-rs CommonOptions and TelemetryOptions), under
@@ -64,11 +51,8 @@ const upstreamFlags = {
   consoleLogFormat: optionalString("console-log-format", "CONSOLE_LOG_FORMAT", "Console log format: plain or json (as LOG_FORMAT text|json)"),
   fileLogDirectory: optionalString("file-log-directory", "FILE_LOG_DIRECTORY", "Also write JSON logs to rolling files <role>.<period>.tracing-rs.json in this directory"),
   fileLogRotationPeriod: optionalString("file-log-rotation-period", "FILE_LOG_ROTATION_PERIOD", "Start a new log file: never, minutely, hourly or daily (default never)"),
-  fileLogMaxFiles: Flag.Int("file-log-max-files").pipe(
-    Flag.withDescription(setting("Keep at most this many log files (older ones are deleted)", "FILE_LOG_MAX_FILES", "unset: keep all")),
-    Flag.withFallbackConfig(Config.Int("FILE_LOG_MAX_FILES")),
-    Flag.optional
-  ),
+  fileLogMaxFiles: setting(Flag.Int("file-log-max-files"), "FILE_LOG_MAX_FILES", Config.Int, "Keep at most this many log files (older ones are deleted)", "unset: keep all")
+    .pipe(Flag.optional),
   otelTraceExporterEnabled: upstreamBoolean("otel-trace-exporter-enabled", "OTEL_TRACE_EXPORTER_ENABLED", "Export traces over OTLP/HTTP (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318)"),
   otelLogExporterEnabled: upstreamBoolean("otel-log-exporter-enabled", "OTEL_LOG_EXPORTER_ENABLED", "Export logs over OTLP/HTTP (OTEL_EXPORTER_OTLP_LOGS_ENDPOINT, else OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318)"),
   eosCheckMode: optionalString("eos-check-mode", "EOS_CHECK_MODE", "Refused: this operator has no end-of-support check"),
@@ -166,35 +150,26 @@ const observabilityOf = (options: { readonly format: LogFormat; readonly upstrea
 
 const runController = Command.make("controller", {
   csiEndpoint,
-  clusterDomain: Flag.String("cluster-domain").pipe(
-    Flag.withDescription(setting("DNS domain of the cluster, used in ClusterIP hostnames", "KUBERNETES_CLUSTER_DOMAIN", DEFAULT_CLUSTER_DOMAIN)),
-    Flag.withFallbackConfig(Config.String("KUBERNETES_CLUSTER_DOMAIN")),
-    Flag.withDefault(DEFAULT_CLUSTER_DOMAIN)
-  ),
-  preset: Flag.Literals("listener-class-preset", LISTENER_CLASS_PRESETS).pipe(
-    Flag.withDescription(setting("Which ListenerClasses to create at start-up if missing", "LISTENER_CLASS_PRESET", DEFAULT_LISTENER_CLASS_PRESET)),
-    Flag.withFallbackConfig(Config.Literals(LISTENER_CLASS_PRESETS, "LISTENER_CLASS_PRESET")),
-    Flag.withDefault(DEFAULT_LISTENER_CLASS_PRESET)
-  ),
-  leaderElectionNamespace: Flag.String("leader-election-namespace").pipe(
-    Flag.withDescription(setting("Namespace of the leader-election Lease", "POD_NAMESPACE", "unset: no leader election")),
-    Flag.withFallbackConfig(Config.String("POD_NAMESPACE")),
-    Flag.optional
-  ),
-  instance: Flag.String("instance").pipe(
-    Flag.withDescription(setting("Name of this replica (the Pod name)", "POD_NAME", "listener-operator-controller")),
-    Flag.withFallbackConfig(Config.String("POD_NAME")),
-    Flag.withDefault("listener-operator-controller")
-  ),
-  manageCrds: Flag.Boolean("manage-crds").pipe(
-    Flag.withDescription(setting(
-      "Keep the CRDs current at start (--no-manage-crds: you apply them yourself, e.g. with GitOps)",
-      "MANAGE_CRDS",
-      "true"
-    )),
-    Flag.withFallbackConfig(Config.Boolean("MANAGE_CRDS")),
-    Flag.withDefault(true)
-  ),
+  clusterDomain: setting(Flag.String("cluster-domain"), "KUBERNETES_CLUSTER_DOMAIN", Config.String, "DNS domain of the cluster, used in ClusterIP hostnames", DEFAULT_CLUSTER_DOMAIN)
+    .pipe(Flag.withDefault(DEFAULT_CLUSTER_DOMAIN)),
+  preset: setting(
+    Flag.Literals("listener-class-preset", LISTENER_CLASS_PRESETS),
+    "LISTENER_CLASS_PRESET",
+    (env) => Config.Literals(LISTENER_CLASS_PRESETS, env),
+    "Which ListenerClasses to create at start-up if missing",
+    DEFAULT_LISTENER_CLASS_PRESET
+  ).pipe(Flag.withDefault(DEFAULT_LISTENER_CLASS_PRESET)),
+  leaderElectionNamespace: setting(Flag.String("leader-election-namespace"), "POD_NAMESPACE", Config.String, "Namespace of the leader-election Lease", "unset: no leader election")
+    .pipe(Flag.optional),
+  instance: setting(Flag.String("instance"), "POD_NAME", Config.String, "Name of this replica (the Pod name)", "listener-operator-controller")
+    .pipe(Flag.withDefault("listener-operator-controller")),
+  manageCrds: setting(
+    Flag.Boolean("manage-crds"),
+    "MANAGE_CRDS",
+    Config.Boolean,
+    "Keep the CRDs current at start (--no-manage-crds: you apply them yourself, e.g. with GitOps)",
+    "true"
+  ).pipe(Flag.withDefault(true)),
   logFormat,
   probePort,
   ...upstreamFlags
@@ -217,38 +192,30 @@ const runController = Command.make("controller", {
 
 const runNode = Command.make("node", {
   csiEndpoint,
-  nodeName: Flag.String("node-name").pipe(
-    Flag.withDescription(setting("The Kubernetes Node this plugin serves", "KUBERNETES_NODE_NAME", "required")),
-    Flag.withFallbackConfig(Config.String("KUBERNETES_NODE_NAME"))
-  ),
-  pluginRegistrationDir: Flag.String("plugin-registration-dir").pipe(
-    Flag.withDescription(setting(
-      "The kubelet's plugins_registry directory: register with the kubelet from this process (no node-driver-registrar)",
-      "PLUGIN_REGISTRATION_DIR",
-      "unset: off"
-    )),
-    Flag.withFallbackConfig(Config.String("PLUGIN_REGISTRATION_DIR")),
-    Flag.optional
-  ),
-  kubeletRegistrationPath: Flag.String("kubelet-registration-path").pipe(
-    Flag.withDescription(setting("The CSI socket's path as the kubelet sees it on the node", "DRIVER_REG_SOCK_PATH", "the CSI endpoint's path")),
-    Flag.withFallbackConfig(Config.String("DRIVER_REG_SOCK_PATH")),
-    Flag.optional
-  ),
-  kubeletPodsDir: Flag.String("kubelet-pods-dir").pipe(
-    Flag.withDescription(setting(
-      "The kubelet's pods directory as this process sees it: NodePublish/NodeUnpublishVolume target paths outside it are refused",
-      "KUBELET_PODS_DIR",
-      "unset: any absolute path"
-    )),
-    Flag.withFallbackConfig(Config.String("KUBELET_PODS_DIR")),
-    Flag.optional
-  ),
-  addressRefreshSeconds: Flag.Int("address-refresh-seconds").pipe(
-    Flag.withDescription(setting("Live refresh: published volumes follow watched changes of their addresses at once; in addition all are re-checked from the watch caches this often (a resync, no API request); 0: no resync, the watch-driven refresh stays on", "ADDRESS_REFRESH_SECONDS", "30")),
-    Flag.withFallbackConfig(Config.Int("ADDRESS_REFRESH_SECONDS")),
-    Flag.withDefault(30)
-  ),
+  nodeName: setting(Flag.String("node-name"), "KUBERNETES_NODE_NAME", Config.String, "The Kubernetes Node this plugin serves", "required"),
+  pluginRegistrationDir: setting(
+    Flag.String("plugin-registration-dir"),
+    "PLUGIN_REGISTRATION_DIR",
+    Config.String,
+    "The kubelet's plugins_registry directory: register with the kubelet from this process (no node-driver-registrar)",
+    "unset: off"
+  ).pipe(Flag.optional),
+  kubeletRegistrationPath: setting(Flag.String("kubelet-registration-path"), "DRIVER_REG_SOCK_PATH", Config.String, "The CSI socket's path as the kubelet sees it on the node", "the CSI endpoint's path")
+    .pipe(Flag.optional),
+  kubeletPodsDir: setting(
+    Flag.String("kubelet-pods-dir"),
+    "KUBELET_PODS_DIR",
+    Config.String,
+    "The kubelet's pods directory as this process sees it: NodePublish/NodeUnpublishVolume target paths outside it are refused",
+    "unset: any absolute path"
+  ).pipe(Flag.optional),
+  addressRefreshSeconds: setting(
+    Flag.Int("address-refresh-seconds"),
+    "ADDRESS_REFRESH_SECONDS",
+    Config.Int,
+    "Live refresh: published volumes follow watched changes of their addresses at once; in addition all are re-checked from the watch caches this often (a resync, no API request); 0: no resync, the watch-driven refresh stays on",
+    "30"
+  ).pipe(Flag.withDefault(30)),
   logFormat,
   probePort,
   ...upstreamFlags

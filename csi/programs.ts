@@ -107,10 +107,6 @@ export type ProgramError =
   | VolumeFsError
   | UnsafeVolumeEntry
 
-/** Kept as names for `csi/volumePrograms.ts`; both are every `ProgramError`. */
-export type ProvisionError = ProgramError
-export type PublishError = ProgramError
-
 // ---- Services -------------------------------------------------------------------------
 
 /** The controller-side program (spec §4 "Controller service"). */

@@ -22,7 +22,7 @@ import type {
   WriteOptions
 } from "../../effects/shared/KubeApi.ts"
 import { errorFromBadAnswer, errorFromBadArgument } from "./errors.ts"
-import type { RequestTarget } from "./errors.ts"
+import type { RequestTarget } from "../../effects/shared/KubeApi.ts"
 import { collectionPath, objectPath, queryString } from "./paths.ts"
 import type { QueryValue } from "./paths.ts"
 import type { HttpMethod, Transport } from "./request.ts"

@@ -3,17 +3,8 @@
  * plus the `Status` object the server sends (also inside watch ERROR events), and
  * transport failures (refused/reset connections, TLS, timeouts). Pure.
  */
-import { KubeApiError } from "../../effects/shared/KubeApi.ts"
-import type { KubeApiErrorCause, KubeApiErrorReason } from "../../effects/shared/KubeApi.ts"
-import type { ResourceKind } from "../../domain/kinds.ts"
-
-/** What a request was about: every error names it. */
-export interface RequestTarget {
-  readonly verb: string
-  readonly kind: ResourceKind
-  readonly namespace?: string | undefined
-  readonly name?: string | undefined
-}
+import { requestError } from "../../effects/shared/KubeApi.ts"
+import type { KubeApiError, KubeApiErrorCause, KubeApiErrorReason, RequestTarget } from "../../effects/shared/KubeApi.ts"
 
 /** The fields of a `metav1.Status` we use; anything else in the body is ignored. */
 export interface StatusBody {
@@ -93,12 +84,8 @@ export const errorFromResponse = (target: RequestTarget, httpStatus: number, bod
   const reason = reasonOf(code, status?.reason)
   const serverMessage = status?.message ??
     (typeof body === "string" && body.trim() !== "" ? truncate(body.trim()) : `HTTP ${code}`)
-  return new KubeApiError({
+  return requestError(target, {
     reason,
-    verb: target.verb,
-    kind: target.kind.kind,
-    namespace: target.namespace,
-    objectName: target.name,
     message: `${describe(target)}: ${serverMessage}`,
     status: code,
     causes: status === undefined ? undefined : causesOf(status)
@@ -123,12 +110,8 @@ export class RequestTimedOut extends Error {
 export const errorFromTransport = (target: RequestTarget, cause: unknown): KubeApiError => {
   const detail = cause instanceof Error ? cause.message : String(cause)
   const code = errorCode(cause)
-  return new KubeApiError({
+  return requestError(target, {
     reason: cause instanceof RequestTimedOut ? "Timeout" : "Unavailable",
-    verb: target.verb,
-    kind: target.kind.kind,
-    namespace: target.namespace,
-    objectName: target.name,
     message: `${describe(target)}: ${code !== undefined && !detail.includes(code) ? `${code} ` : ""}${detail}`,
     cause
   })
@@ -136,24 +119,12 @@ export const errorFromTransport = (target: RequestTarget, cause: unknown): KubeA
 
 /** The server answered 2xx with something that is not what the API promises. */
 export const errorFromBadAnswer = (target: RequestTarget, detail: string, cause?: unknown): KubeApiError =>
-  new KubeApiError({
-    reason: "Internal",
-    verb: target.verb,
-    kind: target.kind.kind,
-    namespace: target.namespace,
-    objectName: target.name,
-    message: `${describe(target)}: ${detail}`,
-    cause
-  })
+  requestError(target, { reason: "Internal", message: `${describe(target)}: ${detail}`, cause })
 
 /** A request we refuse to send because an argument is missing (no round trip). */
 export const errorFromBadArgument = (target: RequestTarget, detail: string, field: string): KubeApiError =>
-  new KubeApiError({
+  requestError(target, {
     reason: "BadRequest",
-    verb: target.verb,
-    kind: target.kind.kind,
-    namespace: target.namespace,
-    objectName: target.name,
     message: `${describe(target)}: ${detail}`,
     causes: [{ field, reason: "FieldValueRequired", message: detail }]
   })

@@ -7,7 +7,7 @@
  */
 import type { KubeApiError, KubeObject, WatchEvent, WatchEventType } from "../../effects/shared/KubeApi.ts"
 import { errorFromBadAnswer, errorFromResponse } from "./errors.ts"
-import type { RequestTarget } from "./errors.ts"
+import type { RequestTarget } from "../../effects/shared/KubeApi.ts"
 
 export type WatchLine =
   | { readonly _tag: "Event"; readonly event: WatchEvent }

@@ -5,16 +5,11 @@
  * would see from a cluster.
  */
 import type { ResourceKind } from "../../domain/kinds.ts"
-import { KubeApiError } from "../../effects/shared/KubeApi.ts"
-import type { KubeApiErrorCause } from "../../effects/shared/KubeApi.ts"
+import { requestError } from "../../effects/shared/KubeApi.ts"
+import type { KubeApiError, KubeApiErrorCause, RequestTarget } from "../../effects/shared/KubeApi.ts"
 
 /** Who failed: the verb and object the error is reported for. */
-export interface Target {
-  readonly verb: string
-  readonly kind: ResourceKind
-  readonly namespace?: string | undefined
-  readonly name?: string | undefined
-}
+export type Target = RequestTarget
 
 /** `pods`, `listeners.listeners.stackable.tech`: how the server names a resource in messages. */
 export const qualifiedResource = (kind: ResourceKind): string =>
@@ -30,16 +25,7 @@ const make = (
   message: string,
   causes?: ReadonlyArray<KubeApiErrorCause>
 ): KubeApiError =>
-  new KubeApiError({
-    reason,
-    verb: target.verb,
-    kind: target.kind.kind,
-    namespace: target.namespace,
-    objectName: target.name,
-    message,
-    status,
-    causes
-  })
+  requestError(target, { reason, message, status, causes })
 
 export const notFound = (target: Target, resource = qualifiedResource(target.kind), name = target.name ?? ""): KubeApiError =>
   make(target, "NotFound", 404, `${resource} "${name}" not found`)

@@ -8,7 +8,7 @@
  */
 import type { ResourceKind } from "../../domain/kinds.ts"
 import { apiVersionOf, resourceKeyOf } from "../../domain/kinds.ts"
-import { KubeApiError } from "../../effects/shared/KubeApi.ts"
+import { KubeApiError, requestError } from "../../effects/shared/KubeApi.ts"
 import { errorFromBadArgument } from "../http/errors.ts"
 import type {
   ApplyOptions,
@@ -508,12 +508,8 @@ export class ApiServer {
       return f()
     } catch (error) {
       if (!(error instanceof ListKeyError)) throw error
-      throw new KubeApiError({
+      throw requestError(target, {
         reason: "Internal",
-        verb: target.verb,
-        kind: target.kind.kind,
-        namespace: target.namespace,
-        objectName: target.name,
         message: `failed to create typed patch object (${apiVersionOf(target.kind)}, Kind=${target.kind.kind}) ${
           target.namespace ?? ""
         }/${target.name ?? ""}: ${error.message}`,

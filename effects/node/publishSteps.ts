@@ -25,18 +25,15 @@ import { cachedOrLoad } from "./cachedReads.ts"
 import { KubeApi } from "../shared/KubeApi.ts"
 import type { ListenerSelection } from "../shared/listenerSelection.ts"
 import {
-  InlineVolumeUnsupported,
   ListenerAddressesNotReady,
-  ListenerHasNoClass,
   PodNotScheduled,
   PodReplaced,
   PodTerminating,
-  PodVolumeNotFound,
   VolumeAddressRefused,
   VolumeNotBound,
   VolumeObjectInvalid
 } from "../shared/volumeErrors.ts"
-import type { TargetParentMissing, VolumeApiStepFailed, VolumeTreeWriteFailed } from "../shared/volumeErrors.ts"
+import type { ListenerSelectionInvalid, PinningTopologyMissing, VolumeError, VolumeParameterMissing } from "../shared/volumeErrors.ts"
 import { apiStepFailed, loadObject, loadPersistentVolume } from "../shared/volumeObjects.ts"
 import type { TreeWriteOutcome } from "./writeVolumeTree.ts"
 
@@ -61,20 +58,8 @@ export interface PublishedVolume {
   readonly tree: TreeWriteOutcome
 }
 
-export type PublishVolumeError =
-  | VolumeApiStepFailed
-  | VolumeObjectInvalid
-  | VolumeNotBound
-  | InlineVolumeUnsupported
-  | ListenerHasNoClass
-  | PodNotScheduled
-  | ListenerAddressesNotReady
-  | PodReplaced
-  | PodTerminating
-  | PodVolumeNotFound
-  | VolumeAddressRefused
-  | TargetParentMissing
-  | VolumeTreeWriteFailed
+/** Every volume error but the provisioner's: a publish reads its selection from a volume context already checked. */
+export type PublishVolumeError = Exclude<VolumeError, VolumeParameterMissing | ListenerSelectionInvalid | PinningTopologyMissing>
 
 const loadPvc = loadObject("load PersistentVolumeClaim", Kinds.PersistentVolumeClaim, PersistentVolumeClaim)
 export const loadPod = loadObject("load Pod", Kinds.Pod, PodSchema)

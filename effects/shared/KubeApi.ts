@@ -164,18 +164,34 @@ export interface KubeApiErrorCause {
   readonly message?: string | undefined
 }
 
-export class KubeApiError extends Data.TaggedError("KubeApiError")<{
+/** What an error says besides the request it is about. */
+interface KubeApiErrorDetails {
   readonly reason: KubeApiErrorReason
+  readonly message: string
+  readonly status?: number | undefined
+  readonly causes?: ReadonlyArray<KubeApiErrorCause> | undefined
+  readonly cause?: unknown
+}
+
+export class KubeApiError extends Data.TaggedError("KubeApiError")<KubeApiErrorDetails & {
   /** The verb that failed: get, list, watch, create, update, apply, patch, delete, … */
   readonly verb: string
   readonly kind: string
   readonly namespace?: string | undefined
   readonly objectName?: string | undefined
-  readonly message: string
-  readonly status?: number | undefined
-  readonly causes?: ReadonlyArray<KubeApiErrorCause> | undefined
-  readonly cause?: unknown
 }> {}
+
+/** The request an error is reported for: its verb and object. */
+export interface RequestTarget {
+  readonly verb: string
+  readonly kind: ResourceKind
+  readonly namespace?: string | undefined
+  readonly name?: string | undefined
+}
+
+/** A `KubeApiError` about `target`'s request, as both adapters report them. */
+export const requestError = (target: RequestTarget, details: KubeApiErrorDetails): KubeApiError =>
+  new KubeApiError({ verb: target.verb, kind: target.kind.kind, namespace: target.namespace, objectName: target.name, ...details })
 
 /** Reasons worth retrying with backoff: nothing about the request itself is wrong. */
 export const isTransientReason = (reason: KubeApiErrorReason): boolean =>

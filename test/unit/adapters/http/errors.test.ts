@@ -1,7 +1,7 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import { errorFromBadArgument, errorFromResponse, errorFromTransport, reasonOf, RequestTimedOut } from "../../../../adapters/http/errors.ts"
-import type { RequestTarget } from "../../../../adapters/http/errors.ts"
+import type { RequestTarget } from "../../../../effects/shared/KubeApi.ts"
 import { Kinds } from "../../../../domain/kinds.ts"
 import { KubeApiError } from "../../../../effects/shared/KubeApi.ts"
 

@@ -1,6 +1,6 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
-import type { RequestTarget } from "../../../../adapters/http/errors.ts"
+import type { RequestTarget } from "../../../../effects/shared/KubeApi.ts"
 import { parseWatchLine } from "../../../../adapters/http/watch.ts"
 import { Kinds } from "../../../../domain/kinds.ts"
 
