@@ -175,48 +175,29 @@ const make = (options: KubeApiMemoryOptions = {}): Effect.Effect<MemoryCluster, 
 
     const requests = makeRequestLog()
     const bookmarkInterval = Duration.fromInputUnsafe(options.bookmarkInterval ?? Duration.minutes(1))
+    // Each call in a span named after the port's method (`KubeApiMemory.applyStatus`).
     const served = <A>(verb: string, kind: ResourceKind, f: (now: number) => A, subresource?: string) =>
       Effect.gen(function*() {
         requests.record(verb, kind, subresource)
         const now = yield* Clock.currentTimeMillis
         return yield* attempt(() => f(now))
-      })
+      }).pipe(Effect.withSpan(`KubeApiMemory.${verb}${subresource === "status" ? "Status" : ""}`))
 
     const api: KubeApiService = {
-      get: Effect.fn("KubeApiMemory.get")(function*(kind, ref) {
-        return yield* served("get", kind, () => server.get(kind, ref))
-      }),
-      list: Effect.fn("KubeApiMemory.list")(function*(kind, listOptions) {
-        return yield* served("list", kind, () => server.list(kind, listOptions))
-      }),
+      get: (kind, ref) => served("get", kind, () => server.get(kind, ref)),
+      list: (kind, listOptions) => served("list", kind, () => server.list(kind, listOptions)),
       watch: (kind, watchOptions) => {
         requests.record("watch", kind)
         return watchStream(server, kind, watchOptions, bookmarkInterval)
       },
-      create: Effect.fn("KubeApiMemory.create")(function*(kind, object, writeOptions) {
-        return yield* served("create", kind, (now) => server.create(kind, object, writeOptions, now))
-      }),
-      update: Effect.fn("KubeApiMemory.update")(function*(kind, object, writeOptions) {
-        return yield* served("update", kind, (now) => server.update(kind, object, writeOptions, now, "main"))
-      }),
-      apply: Effect.fn("KubeApiMemory.apply")(function*(kind, object, applyOptions) {
-        return yield* served("apply", kind, (now) => server.apply(kind, object, applyOptions, now, "main"))
-      }),
-      patch: Effect.fn("KubeApiMemory.patch")(function*(kind, ref, patch, patchOptions) {
-        return yield* served("patch", kind, (now) => server.patch(kind, ref, patch, patchOptions, now, "main"))
-      }),
-      updateStatus: Effect.fn("KubeApiMemory.updateStatus")(function*(kind, object, writeOptions) {
-        return yield* served("update", kind, (now) => server.update(kind, object, writeOptions, now, "status"), "status")
-      }),
-      applyStatus: Effect.fn("KubeApiMemory.applyStatus")(function*(kind, object, applyOptions) {
-        return yield* served("apply", kind, (now) => server.apply(kind, object, applyOptions, now, "status"), "status")
-      }),
-      patchStatus: Effect.fn("KubeApiMemory.patchStatus")(function*(kind, ref, patch, patchOptions) {
-        return yield* served("patch", kind, (now) => server.patch(kind, ref, patch, patchOptions, now, "status"), "status")
-      }),
-      delete: Effect.fn("KubeApiMemory.delete")(function*(kind, ref, deleteOptions) {
-        return yield* served("delete", kind, (now) => server.delete(kind, ref, deleteOptions, now))
-      })
+      create: (kind, object, writeOptions) => served("create", kind, (now) => server.create(kind, object, writeOptions, now)),
+      update: (kind, object, writeOptions) => served("update", kind, (now) => server.update(kind, object, writeOptions, now, "main")),
+      apply: (kind, object, applyOptions) => served("apply", kind, (now) => server.apply(kind, object, applyOptions, now, "main")),
+      patch: (kind, ref, patch, patchOptions) => served("patch", kind, (now) => server.patch(kind, ref, patch, patchOptions, now, "main")),
+      updateStatus: (kind, object, writeOptions) => served("update", kind, (now) => server.update(kind, object, writeOptions, now, "status"), "status"),
+      applyStatus: (kind, object, applyOptions) => served("apply", kind, (now) => server.apply(kind, object, applyOptions, now, "status"), "status"),
+      patchStatus: (kind, ref, patch, patchOptions) => served("patch", kind, (now) => server.patch(kind, ref, patch, patchOptions, now, "status"), "status"),
+      delete: (kind, ref, deleteOptions) => served("delete", kind, (now) => server.delete(kind, ref, deleteOptions, now))
     }
 
     const settle = Effect.gen(function*() {

@@ -227,7 +227,8 @@ class Tree {
   }
 }
 
-const run = <A>(op: string, path: string, f: () => A): Effect.Effect<A, VolumeFsError> =>
+/** One call of the port `method`, in a span named after it; a thrown errno is the port's error. */
+const run = <A>(method: string, op: string, path: string, f: () => A): Effect.Effect<A, VolumeFsError> =>
   Effect.suspend(() => {
     try {
       return Effect.succeed(f())
@@ -238,7 +239,7 @@ const run = <A>(op: string, path: string, f: () => A): Effect.Effect<A, VolumeFs
         new VolumeFsError({ reason: errno.reason, op, path, message: `${error.code}: ${errno.text}, ${op} '${path}'` })
       )
     }
-  })
+  }).pipe(Effect.withSpan(`VolumeFsMemory.${method}`))
 
 export interface MemoryVolumeFs {
   readonly fs: (typeof VolumeFs)["Service"]
@@ -249,33 +250,15 @@ export interface MemoryVolumeFs {
 const make: Effect.Effect<MemoryVolumeFs> = Effect.sync(() => {
   const tree = new Tree()
   const fs = VolumeFs.of({
-    mkdir: Effect.fn("VolumeFsMemory.mkdir")(function*(path, options) {
-      return yield* run("mkdir", path, () => tree.mkdir(path, options?.recursive === true, options?.mode ?? 0o755))
-    }),
-    writeFile: Effect.fn("VolumeFsMemory.writeFile")(function*(path, contents) {
-      return yield* run("open", path, () => tree.writeFile(path, contents))
-    }),
-    readFile: Effect.fn("VolumeFsMemory.readFile")(function*(path) {
-      return yield* run("open", path, () => tree.readFile(path))
-    }),
-    symlink: Effect.fn("VolumeFsMemory.symlink")(function*(target, path) {
-      return yield* run("symlink", path, () => tree.symlink(target, path))
-    }),
-    readLink: Effect.fn("VolumeFsMemory.readLink")(function*(path) {
-      return yield* run("readlink", path, () => tree.readLink(path))
-    }),
-    rename: Effect.fn("VolumeFsMemory.rename")(function*(from, to) {
-      return yield* run("rename", from, () => tree.rename(from, to))
-    }),
-    removeTree: Effect.fn("VolumeFsMemory.removeTree")(function*(path) {
-      return yield* run("rm", path, () => tree.removeTree(path))
-    }),
-    entryType: Effect.fn("VolumeFsMemory.entryType")(function*(path) {
-      return yield* run("lstat", path, () => tree.entryType(path))
-    }),
-    readDir: Effect.fn("VolumeFsMemory.readDir")(function*(path) {
-      return yield* run("scandir", path, () => tree.readDir(path))
-    })
+    mkdir: (path, options) => run("mkdir", "mkdir", path, () => tree.mkdir(path, options?.recursive === true, options?.mode ?? 0o755)),
+    writeFile: (path, contents) => run("writeFile", "open", path, () => tree.writeFile(path, contents)),
+    readFile: (path) => run("readFile", "open", path, () => tree.readFile(path)),
+    symlink: (target, path) => run("symlink", "symlink", path, () => tree.symlink(target, path)),
+    readLink: (path) => run("readLink", "readlink", path, () => tree.readLink(path)),
+    rename: (from, to) => run("rename", "rename", from, () => tree.rename(from, to)),
+    removeTree: (path) => run("removeTree", "rm", path, () => tree.removeTree(path)),
+    entryType: (path) => run("entryType", "lstat", path, () => tree.entryType(path)),
+    readDir: (path) => run("readDir", "scandir", path, () => tree.readDir(path))
   })
   return { fs, dump: (path = "/") => tree.dump(path) }
 })

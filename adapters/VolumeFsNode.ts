@@ -32,6 +32,7 @@ export const reasonOf = (code: unknown): VolumeFsErrorReason => {
 const codeOf = (error: unknown): unknown =>
   typeof error === "object" && error !== null && "code" in error ? (error as { code: unknown }).code : undefined
 
+/** One call of the port's method `op`, in a span named after it. */
 const io = <A>(op: string, path: string, f: () => Promise<A>): Effect.Effect<A, VolumeFsError> =>
   Effect.tryPromise({
     try: f,
@@ -43,46 +44,30 @@ const io = <A>(op: string, path: string, f: () => Promise<A>): Effect.Effect<A, 
         message: error instanceof Error ? error.message : String(error),
         cause: error
       })
-  })
+  }).pipe(Effect.withSpan(`VolumeFsNode.${op}`))
 
 const entryTypeOf = (stats: { isSymbolicLink(): boolean; isDirectory(): boolean }): EntryType =>
   stats.isSymbolicLink() ? "symlink" : stats.isDirectory() ? "directory" : "file"
 
 const service = VolumeFs.of({
-  mkdir: Effect.fn("VolumeFsNode.mkdir")(function*(path, options) {
-    const recursive = options?.recursive === true
-    yield* io("mkdir", path, () => fs.mkdir(path, { recursive, ...(options?.mode === undefined ? {} : { mode: options.mode }) }))
-  }),
-  writeFile: Effect.fn("VolumeFsNode.writeFile")(function*(path, contents) {
-    yield* io("writeFile", path, () => fs.writeFile(path, contents, "utf8"))
-  }),
-  readFile: Effect.fn("VolumeFsNode.readFile")(function*(path) {
-    return yield* io("readFile", path, () => fs.readFile(path, "utf8"))
-  }),
-  symlink: Effect.fn("VolumeFsNode.symlink")(function*(target, path) {
-    yield* io("symlink", path, () => fs.symlink(target, path))
-  }),
-  readLink: Effect.fn("VolumeFsNode.readLink")(function*(path) {
-    return yield* io("readLink", path, () => fs.readlink(path, "utf8"))
-  }),
-  rename: Effect.fn("VolumeFsNode.rename")(function*(from, to) {
-    yield* io("rename", from, () => fs.rename(from, to))
-  }),
-  removeTree: Effect.fn("VolumeFsNode.removeTree")(function*(path) {
-    // rm does not follow a symlink at `path`; force makes a missing path a success.
-    yield* io("removeTree", path, () => fs.rm(path, { recursive: true, force: true }))
-  }),
-  entryType: Effect.fn("VolumeFsNode.entryType")(function*(path) {
-    return yield* io("entryType", path, () =>
+  mkdir: (path, options) =>
+    io("mkdir", path, () => fs.mkdir(path, { recursive: options?.recursive === true, ...(options?.mode === undefined ? {} : { mode: options.mode }) }))
+      .pipe(Effect.asVoid),
+  writeFile: (path, contents) => io("writeFile", path, () => fs.writeFile(path, contents, "utf8")),
+  readFile: (path) => io("readFile", path, () => fs.readFile(path, "utf8")),
+  symlink: (target, path) => io("symlink", path, () => fs.symlink(target, path)),
+  readLink: (path) => io("readLink", path, () => fs.readlink(path, "utf8")),
+  rename: (from, to) => io("rename", from, () => fs.rename(from, to)),
+  // rm does not follow a symlink at `path`; force makes a missing path a success.
+  removeTree: (path) => io("removeTree", path, () => fs.rm(path, { recursive: true, force: true })),
+  entryType: (path) =>
+    io("entryType", path, () =>
       fs.lstat(path).then(entryTypeOf, (error: unknown) => {
         if (codeOf(error) === "ENOENT") return undefined
         throw error
-      }))
-  }),
-  readDir: Effect.fn("VolumeFsNode.readDir")(function*(path) {
-    // Sorted, so callers (and tests) see the same order as from the in-memory tree.
-    return yield* io("readDir", path, () => fs.readdir(path).then((names) => [...names].sort()))
-  })
+      })),
+  // Sorted, so callers (and tests) see the same order as from the in-memory tree.
+  readDir: (path) => io("readDir", path, () => fs.readdir(path).then((names) => [...names].sort()))
 })
 
 /** VolumeFs on the real filesystem: `VolumeFsNode.layer`. */
