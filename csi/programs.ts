@@ -13,14 +13,13 @@ import type { Effect } from "effect"
 import type { UnsafeVolumeEntry } from "../domain/volumeTree.ts"
 import type { KubeApiError } from "../effects/shared/KubeApi.ts"
 import type { ListenerSelection } from "../effects/shared/listenerSelection.ts"
+import type { PvcRef, Topology } from "../effects/provisioner/provisionVolume.ts"
 import type { VolumeError } from "../effects/shared/volumeErrors.ts"
 import type { VolumeFsError } from "../effects/shared/VolumeFs.ts"
 import type { AccessModeName } from "./proto.ts"
 
-export type { ListenerSelection }
-
-/** A topology segment map, e.g. `{ "listeners.stackable.tech/hostname": "node-1" }`. */
-export type Topology = Readonly<Record<string, string>>
+// The programs' own types, named here for the edge.
+export type { ListenerSelection, PvcRef, Topology }
 
 /** CSI access modes this driver accepts (all defined ones except UNKNOWN). */
 export type AccessMode = Exclude<AccessModeName, "UNKNOWN">
@@ -31,12 +30,6 @@ export interface MountCapability {
   /** As the CO sent it (often ""); the volume is a plain directory tree, so it is informational. */
   readonly fsType: string
   readonly mountFlags: ReadonlyArray<string>
-}
-
-/** The PVC a volume is provisioned for (external-provisioner `--extra-create-metadata`). */
-export interface PvcRef {
-  readonly namespace: string
-  readonly name: string
 }
 
 export interface CreateVolumeInput {

@@ -61,3 +61,13 @@ export type ObjectReference = typeof ObjectReference.Type
 /** Ready/NotReady-style condition status shared by core conditions and metav1.Condition. */
 export const ConditionStatus = Schema.Literals(["True", "False", "Unknown"])
 export type ConditionStatus = typeof ConditionStatus.Type
+
+/** A condition of a core object (a Node's, a Pod's): no observedGeneration, unlike metav1.Condition. */
+export const CoreCondition = Schema.Struct({
+  type: Schema.String,
+  status: ConditionStatus,
+  reason: optional(Schema.String),
+  message: optional(Schema.String),
+  lastTransitionTime: optional(Timestamp)
+})
+export type CoreCondition = typeof CoreCondition.Type

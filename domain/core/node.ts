@@ -3,8 +3,8 @@
  * Ready condition.
  */
 import { Schema } from "effect"
-import { optional, Timestamp } from "../fields.ts"
-import { ConditionStatus, ObjectMeta } from "./meta.ts"
+import { optional } from "../fields.ts"
+import { CoreCondition, ObjectMeta } from "./meta.ts"
 
 export const NodeAddressType = Schema.Literals(["Hostname", "ExternalIP", "InternalIP", "ExternalDNS", "InternalDNS"])
 export type NodeAddressType = typeof NodeAddressType.Type
@@ -15,18 +15,9 @@ export const NodeAddress = Schema.Struct({
 })
 export type NodeAddress = typeof NodeAddress.Type
 
-export const NodeCondition = Schema.Struct({
-  type: Schema.String,
-  status: ConditionStatus,
-  reason: optional(Schema.String),
-  message: optional(Schema.String),
-  lastTransitionTime: optional(Timestamp)
-})
-export type NodeCondition = typeof NodeCondition.Type
-
 export const NodeStatus = Schema.Struct({
   addresses: optional(Schema.Array(NodeAddress)),
-  conditions: optional(Schema.Array(NodeCondition))
+  conditions: optional(Schema.Array(CoreCondition))
 })
 export type NodeStatus = typeof NodeStatus.Type
 

@@ -4,8 +4,8 @@
  * (node name), plus the status the harness and controller look at.
  */
 import { Schema } from "effect"
-import { optional, PortNumber, StringMap, Timestamp } from "../fields.ts"
-import { ConditionStatus, NamespacedObjectMeta } from "./meta.ts"
+import { optional, PortNumber, StringMap } from "../fields.ts"
+import { CoreCondition, NamespacedObjectMeta } from "./meta.ts"
 import { Protocol } from "./service.ts"
 
 export const ContainerPort = Schema.Struct({
@@ -64,21 +64,12 @@ export const PodSpec = Schema.Struct({
 })
 export type PodSpec = typeof PodSpec.Type
 
-export const PodCondition = Schema.Struct({
-  type: Schema.String,
-  status: ConditionStatus,
-  reason: optional(Schema.String),
-  message: optional(Schema.String),
-  lastTransitionTime: optional(Timestamp)
-})
-export type PodCondition = typeof PodCondition.Type
-
 export const PodPhase = Schema.Literals(["Pending", "Running", "Succeeded", "Failed", "Unknown"])
 export type PodPhase = typeof PodPhase.Type
 
 export const PodStatus = Schema.Struct({
   phase: optional(PodPhase),
-  conditions: optional(Schema.Array(PodCondition)),
+  conditions: optional(Schema.Array(CoreCondition)),
   hostIP: optional(Schema.String),
   podIP: optional(Schema.String),
   podIPs: optional(Schema.Array(Schema.Struct({ ip: Schema.String })))

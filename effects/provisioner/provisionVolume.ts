@@ -28,6 +28,7 @@ import { reportVolumeWaiting } from "../shared/volumeWaiting.ts"
 /** A topology segment map, e.g. `{ "listeners.stackable.tech/hostname": "node-1" }`. */
 export type Topology = Readonly<Record<string, string>>
 
+/** The PVC a volume is provisioned for (external-provisioner `--extra-create-metadata`). */
 export interface PvcRef {
   readonly namespace: string
   readonly name: string
