@@ -16,16 +16,15 @@
 //
 // Figures and the command are recorded in docs/performance.md.
 import { spawn } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parse } from "yaml"
-import { crdManifests } from "../k8s/crds.ts"
 import { startControlPlane } from "../test/envtest/controlPlane.ts"
 import type { ControlPlane } from "../test/envtest/controlPlane.ts"
 import { eventually } from "../test/envtest/kubeClient.ts"
 import { freePort } from "../test/envtest/ports.ts"
-import { createListeners } from "./headlessListeners.ts"
+import { addressedListeners, createListeners, installHeadlessClass, jsonKubeconfig, removeListeners } from "./headlessListeners.ts"
 
 const repoRoot = join(import.meta.dirname, "..")
 // CONTROLLER_MAIN: another build's bundle (e.g. an older commit's), to compare
@@ -35,7 +34,6 @@ const values = parse(readFileSync(join(repoRoot, "deploy", "helm", "listener-ope
   controller: { nodeFlags?: ReadonlyArray<string> | null; nodeOptions?: string }
 }
 const flags = process.env["NODE_FLAGS"]?.split(" ").filter((f) => f !== "") ?? values.controller.nodeFlags ?? []
-const LISTENERS = "/apis/listeners.stackable.tech/v1alpha1"
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const statusKiB = (pid: number, field: "VmRSS" | "VmHWM"): number => {
@@ -45,12 +43,6 @@ const statusKiB = (pid: number, field: "VmRSS" | "VmHWM"): number => {
 const mib = (kib: number) => kib / 1024
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")
-
-const jsonKubeconfig = (plane: ControlPlane): string => {
-  const path = `${plane.kubeconfigPath}.json`
-  if (!existsSync(path)) writeFileSync(path, JSON.stringify(parse(readFileSync(plane.kubeconfigPath, "utf8"))))
-  return path
-}
 
 interface Controller {
   readonly pid: number
@@ -115,40 +107,12 @@ const reconciledListeners = (text: string) =>
 const fmtVerbs = (byVerb: Map<string, number>, per: number) =>
   [...byVerb].sort().map(([verb, n]) => `${verb} ${n} (${(n / per).toFixed(3)}/Listener)`).join(", ") || "none"
 
-const addressed = async (plane: ControlPlane, namespace: string): Promise<number> => {
-  let done = 0
-  let cont: string | undefined
-  do {
-    const page = await plane.kube.list(`${LISTENERS}/namespaces/${namespace}/listeners`, { limit: 2000, ...(cont !== undefined ? { continue: cont } : {}) })
-    done += page.items.filter((l) => ((l.status?.["ingressAddresses"] ?? []) as unknown[]).length > 0).length
-    cont = page.metadata.continue || undefined
-  } while (cont !== undefined)
-  return done
-}
-
-const removeRun = async (plane: ControlPlane, namespace: string): Promise<void> => {
-  for (const path of [`${LISTENERS}/namespaces/${namespace}/listeners`, `/api/v1/namespaces/${namespace}/services`]) {
-    // deleting 10,000 objects takes the API server longer than the client's default minute
-    const answer = await plane.kube.raw("DELETE", path, { timeoutMs: 900_000 })
-    if (answer.status >= 300) throw new Error(`DELETE ${path}: ${answer.status}`)
-    await eventually(`${path} empty`, async () => (await plane.kube.list(path, { limit: 1 })).items.length === 0, { timeoutMs: 600_000, intervalMs: 1000 })
-  }
-  await plane.kube.delete(`/api/v1/namespaces/${namespace}`).catch(() => undefined)
-}
-
 async function main() {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: npm run build`)
   console.log(`# controller at scale: ${MAIN}, node ${process.version}, flags ${flags.join(" ") || "none"}, load ${load()}`)
   const plane = await startControlPlane()
   try {
-    for (const crd of crdManifests()) await plane.kube.create("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd)
-    await eventually("CRDs served", async () => (await plane.kube.raw("GET", `${LISTENERS}/listeners`)).status === 200, { timeoutMs: 60_000 })
-    await plane.kube.create(`${LISTENERS}/listenerclasses`, {
-      apiVersion: "listeners.stackable.tech/v1alpha1",
-      kind: "ListenerClass",
-      metadata: { name: "bench-headless" },
-      spec: { serviceType: "ClusterIP", preferredAddressType: "Hostname", serviceOverrides: { spec: { clusterIP: "None" } } }
-    })
+    await installHeadlessClass(plane)
     for (const count of counts) {
       const namespace = `restart-${count}`
       const created = performance.now()
@@ -157,7 +121,7 @@ async function main() {
 
       const t = performance.now()
       const first = await startController(plane)
-      await eventually(`${count} Listeners addressed`, async () => (await addressed(plane, namespace)) >= count, { timeoutMs: 3_600_000, intervalMs: 2000 })
+      await eventually(`${count} Listeners addressed`, async () => (await addressedListeners(plane, namespace)) >= count, { timeoutMs: 3_600_000, intervalMs: 2000 })
       const converged = (performance.now() - t) / 1000
       await sleep(5000)
       const steady: number[] = []
@@ -182,7 +146,7 @@ async function main() {
       console.log(`N=${count}: converged in ${converged.toFixed(1)} s; requests ${fmtVerbs(firstRequests, count)}`)
       console.log(`N=${count}: steady RSS ${mib(median(steady)).toFixed(1)} MiB; first start peak ${mib(firstPeak).toFixed(1)} MiB`)
       console.log(`N=${count}: restart: all reconciled in ${restartSeconds.toFixed(1)} s; peak RSS ${mib(restartPeak).toFixed(1)} MiB (${(restartPeak / median(steady)).toFixed(2)}× steady), RSS after ${mib(restartSteady).toFixed(1)} MiB; requests ${fmtVerbs(restartRequests, count)} (load ${load()})`)
-      await removeRun(plane, namespace)
+      await removeListeners(plane, namespace)
     }
   } finally {
     await plane.stop()

@@ -13,16 +13,15 @@
 // service account's files), so they never load the YAML parser a YAML kubeconfig needs.
 // Figures and the command are recorded in docs/performance.md.
 import { spawn, spawnSync } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parse } from "yaml"
-import { crdManifests } from "../k8s/crds.ts"
 import { startControlPlane } from "../test/envtest/controlPlane.ts"
 import type { ControlPlane } from "../test/envtest/controlPlane.ts"
 import { eventually } from "../test/envtest/kubeClient.ts"
 import { freePort } from "../test/envtest/ports.ts"
-import { createListeners } from "./headlessListeners.ts"
+import { addressedListeners, createListeners, installHeadlessClass, jsonKubeconfig, removeListeners } from "./headlessListeners.ts"
 
 const repoRoot = join(import.meta.dirname, "..")
 const MAIN = join(repoRoot, "dist", "bin", "main.js")
@@ -41,7 +40,6 @@ const launchOf = (role: Role): { readonly flags: ReadonlyArray<string>; readonly
   flags: flagsOverride ?? chartValues[role].nodeFlags ?? [],
   nodeOptions: chartValues[role].nodeOptions ?? ""
 })
-const LISTENERS = "/apis/listeners.stackable.tech/v1alpha1"
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 /** Role processes that had not exited 10 s after SIGTERM (reported at the end). */
@@ -70,13 +68,6 @@ interface RoleRun {
   readonly socketMs: number
   readonly readyMs: number
   stop(): Promise<void>
-}
-
-/** The control plane's kubeconfig as JSON, next to it (certificate paths stay valid). */
-const jsonKubeconfig = (plane: ControlPlane): string => {
-  const path = `${plane.kubeconfigPath}.json`
-  if (!existsSync(path)) writeFileSync(path, JSON.stringify(parse(readFileSync(plane.kubeconfigPath, "utf8"))))
-  return path
 }
 
 async function startRole(plane: ControlPlane, role: Role): Promise<RoleRun> {
@@ -127,31 +118,6 @@ async function startRole(plane: ControlPlane, role: Role): Promise<RoleRun> {
   }
 }
 
-/**
- * Removes a run's Listeners and Services before the next run: without a controller manager
- * a namespace deletion never empties the namespace, and the next controller would cache
- * (and be measured with) every earlier run's objects too.
- */
-const removeRun = async (plane: ControlPlane, namespace: string): Promise<void> => {
-  for (const path of [`${LISTENERS}/namespaces/${namespace}/listeners`, `/api/v1/namespaces/${namespace}/services`]) {
-    const answer = await plane.kube.raw("DELETE", path)
-    if (answer.status >= 300) throw new Error(`DELETE ${path}: ${answer.status}`)
-    await eventually(`${path} empty`, async () => (await plane.kube.list(path, { limit: 1 })).items.length === 0, { timeoutMs: 300_000, intervalMs: 1000 })
-  }
-  await plane.kube.delete(`/api/v1/namespaces/${namespace}`).catch(() => undefined)
-}
-
-const withStatus = async (plane: ControlPlane, namespace: string): Promise<number> => {
-  let done = 0
-  let cont: string | undefined
-  do {
-    const page = await plane.kube.list(`${LISTENERS}/namespaces/${namespace}/listeners`, { limit: 2000, ...(cont !== undefined ? { continue: cont } : {}) })
-    done += page.items.filter((l) => ((l.status?.["ingressAddresses"] ?? []) as unknown[]).length > 0).length
-    cont = page.metadata.continue || undefined
-  } while (cont !== undefined)
-  return done
-}
-
 async function main() {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: npm run build`)
   const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")
@@ -176,14 +142,7 @@ async function main() {
 
   const plane = await startControlPlane()
   try {
-    for (const crd of crdManifests()) await plane.kube.create("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd)
-    await eventually("CRDs served", async () => (await plane.kube.raw("GET", `${LISTENERS}/listeners`)).status === 200, { timeoutMs: 60_000 })
-    await plane.kube.create(`${LISTENERS}/listenerclasses`, {
-      apiVersion: "listeners.stackable.tech/v1alpha1",
-      kind: "ListenerClass",
-      metadata: { name: "bench-headless" },
-      spec: { serviceType: "ClusterIP", preferredAddressType: "Hostname", serviceOverrides: { spec: { clusterIP: "None" } } }
-    })
+    await installHeadlessClass(plane)
     for (const role of ["node", "controller"] as const satisfies ReadonlyArray<Role>) {
       const socket: number[] = []
       const ready: number[] = []
@@ -206,12 +165,12 @@ async function main() {
         await createListeners(plane, namespace, count)
         const t = performance.now()
         const run = await startRole(plane, "controller")
-        await eventually(`${count} Listeners addressed`, async () => (await withStatus(plane, namespace)) >= count, { timeoutMs: 1_800_000, intervalMs: 2000 })
+        await eventually(`${count} Listeners addressed`, async () => (await addressedListeners(plane, namespace)) >= count, { timeoutMs: 1_800_000, intervalMs: 2000 })
         seconds.push((performance.now() - t) / 1000)
         await sleep(3000)
         rss.push(rssMiB(run.pid))
         await run.stop()
-        await removeRun(plane, namespace)
+        await removeListeners(plane, namespace)
       }
       console.log(`controller with ${count} Listeners: RSS ${fmt(stats(rss), "MiB", 1)}; start → all addressed ${fmt(stats(seconds), "s", 1)}`)
     }

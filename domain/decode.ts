@@ -108,17 +108,10 @@ export const decodeWith = <S extends Schema.ConstraintDecoder<unknown>>(kind: st
   return (input: unknown): Effect.Effect<S["Type"], DecodeError> => Effect.fromResult(decode(input))
 }
 
+// Effectful decoders of the kinds the programs decode in an Effect; `DecodeResult` has every kind.
 export const decodeListener = decodeWith(Kinds.Listener.kind, Listener)
-export const decodeListenerClass = decodeWith(Kinds.ListenerClass.kind, ListenerClass)
 export const decodePodListeners = decodeWith(Kinds.PodListeners.kind, PodListeners)
-export const decodeService = decodeWith(Kinds.Service.kind, Service)
-export const decodeNode = decodeWith(Kinds.Node.kind, Node)
-export const decodePod = decodeWith(Kinds.Pod.kind, Pod)
 export const decodePersistentVolume = decodeWith(Kinds.PersistentVolume.kind, PersistentVolume)
-export const decodePersistentVolumeClaim = decodeWith(Kinds.PersistentVolumeClaim.kind, PersistentVolumeClaim)
-export const decodeEndpointSlice = decodeWith(Kinds.EndpointSlice.kind, EndpointSlice)
-export const decodeEvent = decodeWith(Kinds.Event.kind, Event)
-export const decodeLease = decodeWith(Kinds.Lease.kind, Lease)
 
 /** Pure variants, for plan functions and tests that do not run in an Effect. */
 export const DecodeResult = {

@@ -38,6 +38,3 @@ export const listenerCsiDriver = () => ({
     volumeLifecycleModes: ["Persistent", "Ephemeral"]
   }
 })
-
-/** Both objects, in install order. */
-export const storageObjects = () => [listenerStorageClass(), listenerCsiDriver()] as const
