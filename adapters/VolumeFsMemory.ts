@@ -100,6 +100,16 @@ class Tree {
     return resolve(this.root, [this.root], path, followLast)
   }
 
+  /** Where `path` is (its last link not followed); undefined when a directory on the way is missing. */
+  private lookUp(path: string): Location | undefined {
+    try {
+      return this.at(path, false)
+    } catch (error) {
+      if (error instanceof Errno && error.code === "ENOENT") return undefined
+      throw error
+    }
+  }
+
   mkdir(path: string, recursive: boolean, mode: number): void {
     if (!recursive) {
       const location = this.at(path, false)
@@ -174,14 +184,8 @@ class Tree {
   }
 
   removeTree(path: string): void {
-    let location: Location
-    try {
-      location = this.at(path, false)
-    } catch (error) {
-      if (error instanceof Errno && error.code === "ENOENT") return
-      throw error
-    }
-    if (location.node === undefined) return
+    const location = this.lookUp(path)
+    if (location?.node === undefined) return
     if (location.name === undefined) {
       if (location.node.type === "directory") location.node.entries.clear()
       return
@@ -190,14 +194,7 @@ class Tree {
   }
 
   entryType(path: string): EntryType | undefined {
-    let location: Location
-    try {
-      location = this.at(path, false)
-    } catch (error) {
-      if (error instanceof Errno && error.code === "ENOENT") return undefined
-      throw error
-    }
-    return location.node?.type
+    return this.lookUp(path)?.node?.type
   }
 
   readDir(path: string): ReadonlyArray<string> {

@@ -105,7 +105,7 @@ export const makeKubeApi = (transport: Transport): KubeApi["Service"] => {
         body: object,
         ...(contentType === undefined ? {} : { contentType }),
         subresource
-      }).pipe(Effect.flatMap(expectObject(target))))
+      }).pipe(Effect.flatMap(expectObject(target)))).pipe(Effect.withSpan(`KubeApiHttp.${verb}`))
 
   const patchObject = (verb: string, subresource: "status" | undefined) =>
   (kind: ResourceKind, ref: ObjectRef, patch: unknown, options: PatchOptions) =>
@@ -119,7 +119,7 @@ export const makeKubeApi = (transport: Transport): KubeApi["Service"] => {
         body: patch,
         contentType: CONTENT_TYPE[options.type],
         subresource
-      }).pipe(Effect.flatMap(expectObject(target))))
+      }).pipe(Effect.flatMap(expectObject(target)))).pipe(Effect.withSpan(`KubeApiHttp.${verb}`))
 
   const update = writeObject("update", "PUT", "update", undefined)
   const updateStatus = writeObject("updateStatus", "PUT", "update", "status")
@@ -129,8 +129,6 @@ export const makeKubeApi = (transport: Transport): KubeApi["Service"] => {
     fieldManager: options.fieldManager,
     force: options.force === true ? true : undefined
   })
-  const patch = patchObject("patch", undefined)
-  const patchStatus = patchObject("patchStatus", "status")
 
   const watchEvents = (kind: ResourceKind, options: WatchOptions): Stream.Stream<WatchEvent, KubeApiError> => {
     const namespace = kind.namespaced ? options.namespace : undefined
@@ -227,33 +225,13 @@ export const makeKubeApi = (transport: Transport): KubeApi["Service"] => {
       return yield* expectObject(target)(body)
     }),
 
-    update: Effect.fn("KubeApiHttp.update")(function*(kind: ResourceKind, object: KubeObject, options?: WriteOptions) {
-      return yield* update(kind, object, { fieldManager: options?.fieldManager })
-    }),
-
-    apply: Effect.fn("KubeApiHttp.apply")(function*(kind: ResourceKind, object: KubeObject, options: ApplyOptions) {
-      return yield* apply(kind, object, applyQuery(options))
-    }),
-
-    patch: Effect.fn("KubeApiHttp.patch")(function*(kind: ResourceKind, ref: ObjectRef, body: unknown, options: PatchOptions) {
-      return yield* patch(kind, ref, body, options)
-    }),
-
-    updateStatus: Effect.fn("KubeApiHttp.updateStatus")(
-      function*(kind: ResourceKind, object: KubeObject, options?: WriteOptions) {
-        return yield* updateStatus(kind, object, { fieldManager: options?.fieldManager })
-      }
-    ),
-
-    applyStatus: Effect.fn("KubeApiHttp.applyStatus")(function*(kind: ResourceKind, object: KubeObject, options: ApplyOptions) {
-      return yield* applyStatus(kind, object, applyQuery(options))
-    }),
-
-    patchStatus: Effect.fn("KubeApiHttp.patchStatus")(
-      function*(kind: ResourceKind, ref: ObjectRef, body: unknown, options: PatchOptions) {
-        return yield* patchStatus(kind, ref, body, options)
-      }
-    ),
+    // The writes below name their spans in writeObject / patchObject (`KubeApiHttp.<method>`).
+    update: (kind, object, options) => update(kind, object, { fieldManager: options?.fieldManager }),
+    apply: (kind, object, options) => apply(kind, object, applyQuery(options)),
+    patch: patchObject("patch", undefined),
+    updateStatus: (kind, object, options) => updateStatus(kind, object, { fieldManager: options?.fieldManager }),
+    applyStatus: (kind, object, options) => applyStatus(kind, object, applyQuery(options)),
+    patchStatus: patchObject("patchStatus", "status"),
 
     delete: Effect.fn("KubeApiHttp.delete")(function*(kind: ResourceKind, ref: ObjectRef, options?: DeleteOptions) {
       const { name, target } = yield* locate("delete", kind, ref.namespace, ref.name)

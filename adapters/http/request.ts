@@ -84,6 +84,16 @@ const withRequestSpan = (request: HttpRequest) =>
     }
   })
 
+/** `resume` once: a request's error, its response's error and its end may all report; the first wins. */
+const firstOnly = <A>(resume: (effect: A) => void) => {
+  let settled = false
+  return (effect: A) => {
+    if (settled) return
+    settled = true
+    resume(effect)
+  }
+}
+
 const annotateStatus = (status: number) => Effect.annotateCurrentSpan("http.response.status_code", status)
 
 const countSockets = (agent: Http.Agent): SocketStats => {
@@ -165,12 +175,7 @@ export const makeTransport = (
     const once = (request: HttpRequest, auth: Readonly<Record<string, string>>, mayResend: boolean): Effect.Effect<unknown, KubeApiError> =>
       Effect.callback<unknown, KubeApiError>((resume, signal) => {
         const { target } = request
-        let settled = false
-        const settle = (effect: Effect.Effect<unknown, KubeApiError>) => {
-          if (settled) return
-          settled = true
-          resume(effect)
-        }
+        const settle = firstOnly(resume)
         const req = start(request, auth, requestAgent, signal)
         req.setTimeout(options.requestTimeoutMillis, () => req.destroy(new RequestTimedOut(options.requestTimeoutMillis)))
         req.on("error", (cause) => {
@@ -216,12 +221,7 @@ export const makeTransport = (
         )
         let idled = false
         const response = yield* Effect.callback<Http.IncomingMessage, KubeApiError>((resume) => {
-          let settled = false
-          const settle = (effect: Effect.Effect<Http.IncomingMessage, KubeApiError>) => {
-            if (settled) return
-            settled = true
-            resume(effect)
-          }
+          const settle = firstOnly(resume)
           const req = start(request, auth, watchAgent, abort.signal)
           if (idleMillis !== undefined) {
             req.setTimeout(idleMillis, () => {

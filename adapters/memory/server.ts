@@ -189,17 +189,22 @@ export class ApiServer {
         status: 500
       })
     }
-    return this.createObject(kind, object, target, now, (created) =>
+    return this.createObject(kind, object, target, now, this.creatorOwns(kind, options?.fieldManager ?? this.defaultFieldManager, now))
+  }
+
+  /** A created object's managed fields: all of it, the creator's. */
+  private creatorOwns(kind: ResourceKind, manager: string, now: number) {
+    return (created: JsonObject) =>
       recordUpdate({
         live: undefined,
         next: created,
         type: typeDefFor(resourceKeyOf(kind)),
         entries: [],
-        manager: options?.fieldManager ?? this.defaultFieldManager,
+        manager,
         apiVersion: apiVersionOf(kind),
         ignored: this.ignoredFields(kind, "main"),
         now: rfc3339(now)
-      }))
+      })
   }
 
   update(
@@ -221,17 +226,7 @@ export class ApiServer {
     if (existing === undefined) {
       if (endpoint === "main" && strategy.allowCreateOnUpdate) {
         delete object.metadata.resourceVersion
-        return this.createObject(kind, object, { ...target, verb: "create" }, now, (created) =>
-          recordUpdate({
-            live: undefined,
-            next: created,
-            type: typeDefFor(resourceKeyOf(kind)),
-            entries: [],
-            manager,
-            apiVersion: apiVersionOf(kind),
-            ignored: this.ignoredFields(kind, "main"),
-            now: rfc3339(now)
-          }))
+        return this.createObject(kind, object, { ...target, verb: "create" }, now, this.creatorOwns(kind, manager, now))
       }
       throw notFound(target)
     }

@@ -43,14 +43,18 @@ export const READY = "Ready"
 const conditionsOf = (status: unknown): ReadonlyArray<unknown> =>
   isJsonObject(status) && Array.isArray(status["conditions"]) ? status["conditions"] : []
 
-/** The Ready condition, keeping the live `lastTransitionTime` unless the status flips. */
-export const readyCondition = (args: {
-  readonly ready: boolean
-  readonly reason: ReadyReason
-  readonly message: string
+/** What every status plan starts from: the Listener's generation, its live status, the time now. */
+interface StatusBasis {
   readonly generation: number | undefined
   readonly liveStatus: unknown
   readonly now: string
+}
+
+/** The Ready condition, keeping the live `lastTransitionTime` unless the status flips. */
+export const readyCondition = (args: StatusBasis & {
+  readonly ready: boolean
+  readonly reason: ReadyReason
+  readonly message: string
 }): Condition => {
   const status = args.ready ? "True" : "False"
   const live = conditionsOf(args.liveStatus).find((c) => isJsonObject(c) && c["type"] === READY)
@@ -65,14 +69,11 @@ export const readyCondition = (args: {
   }
 }
 
-export interface ReconciledStatusInputs {
+export interface ReconciledStatusInputs extends StatusBasis {
   readonly serviceName: string
   readonly addresses: ReadonlyArray<ListenerIngress>
   /** Present only for NodePort classes. */
   readonly nodePorts: Readonly<Record<string, number>> | undefined
-  readonly generation: number | undefined
-  readonly liveStatus: unknown
-  readonly now: string
   /** Candidate addresses left out as unusable; named in the Ready message. */
   readonly refused?: ReadonlyArray<RefusedAddress> | undefined
   /** Without addresses: what they wait for (awaitingAddresses.ts), appended to the message. */
@@ -115,12 +116,9 @@ export const planStatus = (inputs: ReconciledStatusInputs): ListenerStatus => {
  * The status after a configuration problem: the Ready condition says what is wrong; the
  * addresses reported before stay (the Service, if any, still serves them).
  */
-export const planFailedStatus = (args: {
+export const planFailedStatus = (args: StatusBasis & {
   readonly reason: Exclude<ReadyReason, "Reconciled" | "AwaitingAddresses">
   readonly message: string
-  readonly generation: number | undefined
-  readonly liveStatus: unknown
-  readonly now: string
 }): ListenerStatus => {
   const live = isJsonObject(args.liveStatus) ? args.liveStatus : {}
   const kept: Record<string, unknown> = {}

@@ -121,12 +121,11 @@ const provisionFor = Effect.fn("provisionFor")(function*(request: ProvisionVolum
   if (pinned && pinTo === undefined) {
     return yield* new PinningTopologyMissing({ volume: request.name, listenerClass: listenerClass.metadata.name })
   }
-  const volume: ProvisionedVolume = {
+  return {
     ...bare,
     volumeContext: selectionAnnotations(selection),
     accessibleTopology: pinned && pinTo !== undefined ? [{ ...pinTo }] : []
-  }
-  return volume
+  } satisfies ProvisionedVolume
 })
 
 /** spec §4 DeleteVolume: a listener volume owns nothing outside the API objects that GC removes. */
