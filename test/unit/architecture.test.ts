@@ -13,7 +13,10 @@
  *   effects/provisioner/) import nothing of each other: what both use lives in effects/shared/;
  * - a role file (k8s/roles/) imports no adapter: a role is a program that requires its
  *   adapters from the layer graph, and each composition root (k8s/composition/ for
- *   production, demo/ and the tests for in-memory twins) provides its own.
+ *   production, demo/ and the tests for in-memory twins) provides its own;
+ * - the Listener controller's programs (effects/controller/) reach takeover through one
+ *   module, effects/takeover/listenerTakeover.ts, the one step the reconcile calls;
+ * - the unit tests of effects/ sit in the folders of the part they test.
  */
 import { test } from "node:test"
 import assert from "node:assert/strict"
@@ -188,6 +191,30 @@ test("a role file imports no adapter: the composition roots provide them", () =>
   assert.deepEqual(hardWiredAdapters(graph), [])
 })
 
+/** The one module of effects/takeover/ the controller's programs may call. */
+const TAKEOVER_STEP = "effects/takeover/listenerTakeover.ts"
+
+/** Imports of takeover's parts from the controller's programs, bypassing its one step. */
+const takeoverBypasses = (graph: ReadonlyMap<string, ReadonlyArray<string>>): string[] =>
+  [...graph].flatMap(([file, targets]) =>
+    file.startsWith("effects/controller/")
+      ? targets.filter((target) => target.startsWith("effects/takeover/") && target !== TAKEOVER_STEP).map((target) => `${file} imports ${target}`)
+      : [])
+
+test("the Listener controller's programs call takeover through its one step", () => {
+  const graph = importGraph(productFiles())
+  assert.ok(graph.get("effects/controller/reconcileListener.ts")?.includes(TAKEOVER_STEP), "the reconcile calls the takeover step")
+  assert.deepEqual(takeoverBypasses(graph), [])
+})
+
+test("the unit tests of effects/ are laid out by the part they test", () => {
+  const parts = readdirSync(join(root, "effects")).filter((entry) => statSync(join(root, "effects", entry)).isDirectory())
+  const testDir = join(root, "test", "unit", "effects")
+  const misplaced = readdirSync(testDir).filter((entry) => !(statSync(join(testDir, entry)).isDirectory() && parts.includes(entry)))
+  assert.ok(parts.length >= 5, "the parts of effects/ are seen")
+  assert.deepEqual(misplaced, [])
+})
+
 test("the cycle, role and adapter checks see what they forbid", () => {
   // Guards the guards with a made-up graph: each rule finds the one violation planted in it.
   const graph = new Map<string, string[]>([
@@ -195,10 +222,12 @@ test("the cycle, role and adapter checks see what they forbid", () => {
     ["effects/node/b.ts", ["effects/node/a.ts", "effects/controller/c.ts"]],
     ["effects/controller/c.ts", ["effects/shared/s.ts"]],
     ["effects/shared/s.ts", []],
-    ["k8s/roles/r.ts", ["adapters/VolumeFsNode.ts", "effects/node/a.ts"]]
+    ["k8s/roles/r.ts", ["adapters/VolumeFsNode.ts", "effects/node/a.ts"]],
+    ["effects/controller/d.ts", [TAKEOVER_STEP, "effects/takeover/StatusSchemaGaps.ts"]]
   ])
   assert.deepEqual(importCycles(graph), ["effects/node/a.ts ⇄ effects/node/b.ts"])
   assert.deepEqual(crossRoleImports(graph), ["effects/node/b.ts imports effects/controller/c.ts"])
   assert.deepEqual(hardWiredAdapters(graph), ["k8s/roles/r.ts imports adapters/VolumeFsNode.ts"])
+  assert.deepEqual(takeoverBypasses(graph), ["effects/controller/d.ts imports effects/takeover/StatusSchemaGaps.ts"])
   assert.equal(targetOf("effects/node/a.ts", "../shared/s.ts"), "effects/shared/s.ts")
 })
