@@ -1,10 +1,10 @@
 /**
- * The VolumeFs port on the real filesystem (node:fs/promises, which Deno provides too).
+ * The VolumeFs port on the real filesystem (node:fs, which Deno provides too).
  * Every failure goes through `reasonOf`, the one place that maps errno codes to the
  * port's reasons.
  */
 import { Effect, Layer } from "effect"
-import * as fs from "node:fs/promises"
+import * as fs from "node:fs"
 import { VolumeFs, VolumeFsError } from "../effects/shared/VolumeFs.ts"
 import type { EntryType, VolumeFsErrorReason } from "../effects/shared/VolumeFs.ts"
 
@@ -32,57 +32,44 @@ export const reasonOf = (code: unknown): VolumeFsErrorReason => {
 const codeOf = (error: unknown): unknown =>
   typeof error === "object" && error !== null && "code" in error ? (error as { code: unknown }).code : undefined
 
-const io = <A>(op: string, path: string, f: () => Promise<A>): Effect.Effect<A, VolumeFsError> =>
-  Effect.tryPromise({
-    try: f,
-    catch: (error) =>
-      new VolumeFsError({
-        reason: reasonOf(codeOf(error)),
-        op,
-        path,
-        message: error instanceof Error ? error.message : String(error),
-        cause: error
-      })
+/**
+ * One operation through node:fs's callback API. Not node:fs/promises, and no span per
+ * operation: a volume tree's write is some 40 small operations, and each promise-API call
+ * (a FileHandle and several promise round trips for a read or write) and span cost more
+ * CPU than the system call itself — a quarter of a node role's CPU in a re-publish
+ * (profiled, issue 30). The work still runs on libuv's thread pool, off the event loop.
+ */
+const io = <A>(op: string, path: string, run: (done: (error: NodeJS.ErrnoException | null, value?: A) => void) => void): Effect.Effect<A, VolumeFsError> =>
+  Effect.callback<A, VolumeFsError>((resume) => {
+    run((error, value) =>
+      resume(
+        error === null
+          ? Effect.succeed(value as A)
+          : Effect.fail(new VolumeFsError({ reason: reasonOf(codeOf(error)), op, path, message: error.message, cause: error }))
+      )
+    )
   })
 
 const entryTypeOf = (stats: { isSymbolicLink(): boolean; isDirectory(): boolean }): EntryType =>
   stats.isSymbolicLink() ? "symlink" : stats.isDirectory() ? "directory" : "file"
 
 const service = VolumeFs.of({
-  mkdir: Effect.fn("VolumeFsNode.mkdir")(function*(path, options) {
-    const recursive = options?.recursive === true
-    yield* io("mkdir", path, () => fs.mkdir(path, { recursive, ...(options?.mode === undefined ? {} : { mode: options.mode }) }))
-  }),
-  writeFile: Effect.fn("VolumeFsNode.writeFile")(function*(path, contents) {
-    yield* io("writeFile", path, () => fs.writeFile(path, contents, "utf8"))
-  }),
-  readFile: Effect.fn("VolumeFsNode.readFile")(function*(path) {
-    return yield* io("readFile", path, () => fs.readFile(path, "utf8"))
-  }),
-  symlink: Effect.fn("VolumeFsNode.symlink")(function*(target, path) {
-    yield* io("symlink", path, () => fs.symlink(target, path))
-  }),
-  readLink: Effect.fn("VolumeFsNode.readLink")(function*(path) {
-    return yield* io("readLink", path, () => fs.readlink(path, "utf8"))
-  }),
-  rename: Effect.fn("VolumeFsNode.rename")(function*(from, to) {
-    yield* io("rename", from, () => fs.rename(from, to))
-  }),
-  removeTree: Effect.fn("VolumeFsNode.removeTree")(function*(path) {
-    // rm does not follow a symlink at `path`; force makes a missing path a success.
-    yield* io("removeTree", path, () => fs.rm(path, { recursive: true, force: true }))
-  }),
-  entryType: Effect.fn("VolumeFsNode.entryType")(function*(path) {
-    return yield* io("entryType", path, () =>
-      fs.lstat(path).then(entryTypeOf, (error: unknown) => {
-        if (codeOf(error) === "ENOENT") return undefined
-        throw error
-      }))
-  }),
-  readDir: Effect.fn("VolumeFsNode.readDir")(function*(path) {
-    // Sorted, so callers (and tests) see the same order as from the in-memory tree.
-    return yield* io("readDir", path, () => fs.readdir(path).then((names) => [...names].sort()))
-  })
+  mkdir: (path, options) =>
+    io<void>("mkdir", path, (done) =>
+      fs.mkdir(path, { recursive: options?.recursive === true, ...(options?.mode === undefined ? {} : { mode: options.mode }) }, (error) => done(error))),
+  writeFile: (path, contents) => io<void>("writeFile", path, (done) => fs.writeFile(path, contents, "utf8", done)),
+  readFile: (path) => io<string>("readFile", path, (done) => fs.readFile(path, "utf8", done)),
+  symlink: (target, path) => io<void>("symlink", path, (done) => fs.symlink(target, path, done)),
+  readLink: (path) => io<string>("readLink", path, (done) => fs.readlink(path, "utf8", done)),
+  rename: (from, to) => io<void>("rename", from, (done) => fs.rename(from, to, done)),
+  // rm does not follow a symlink at `path`; force makes a missing path a success.
+  removeTree: (path) => io<void>("removeTree", path, (done) => fs.rm(path, { recursive: true, force: true }, done)),
+  entryType: (path) =>
+    io<EntryType | undefined>("entryType", path, (done) =>
+      fs.lstat(path, (error, stats) =>
+        error === null ? done(null, entryTypeOf(stats)) : codeOf(error) === "ENOENT" ? done(null, undefined) : done(error))),
+  // Sorted, so callers (and tests) see the same order as from the in-memory tree.
+  readDir: (path) => io<ReadonlyArray<string>>("readDir", path, (done) => fs.readdir(path, (error, names) => done(error, error === null ? [...names].sort() : undefined)))
 })
 
 /** VolumeFs on the real filesystem: `VolumeFsNode.layer`. */

@@ -39,14 +39,18 @@ import { PublishedVolumes } from "./PublishedVolumes.ts"
 import type { PublishedRecord } from "./PublishedVolumes.ts"
 import type { ListenerIngress } from "../../domain/listener.ts"
 import { mergePodListenerEntry } from "../shared/podListenersRecord.ts"
-import { addressesForPod, livePodUid, loadPod, planTreeOf } from "./publishSteps.ts"
+import { addressesForPod, livePodUid, planTreeOf } from "./publishSteps.ts"
 import { publishVolume } from "./publishVolume.ts"
 import { writeVolumeTree } from "./writeVolumeTree.ts"
 import type { VolumeFs } from "../shared/VolumeFs.ts"
 import { TargetLocks } from "./TargetLocks.ts"
-import { decodeObject } from "../shared/volumeObjects.ts"
+import { decodeObject, loadObject } from "../shared/volumeObjects.ts"
+import { PodLiveness } from "../../domain/core/pod.ts"
+import { planVolumeTree, UnsafeVolumeEntry } from "../../domain/volumeTree.ts"
 
 const decodeListener = decodeObject(Kinds.Listener, Listener)
+// Only the Pod's uid and deletion mark: all a re-publish checks (see `rewriteAddresses`).
+const loadPodLiveness = loadObject("load Pod", Kinds.Pod, PodLiveness)
 const decodeClass = decodeObject(Kinds.ListenerClass, ListenerClass)
 
 /** What a pass reads: the caches, or (no caches) the API. */
@@ -100,6 +104,8 @@ type CurrentAddresses = Effect.Success<ReturnType<typeof addressesForPod>>
  * change), so what changes on a new address is only the Pod's PodListeners entry and the
  * tree: 2 requests per volume (GET Pod, PATCH PodListeners) instead of a publish's 5. The
  * Pod is read fresh: one replaced under the same name, or on its way out, is not refreshed.
+ * The tree the record's addresses gave is handed to writeVolumeTree, which then need not
+ * read the live tree back to see that it changes.
  */
 const rewriteAddresses = Effect.fn("rewriteAddresses")(function*(
   record: PublishedRecord,
@@ -107,10 +113,11 @@ const rewriteAddresses = Effect.fn("rewriteAddresses")(function*(
   addresses: ReadonlyArray<ListenerIngress>
 ) {
   const { request, listener } = record
-  const podUid = yield* livePodUid(request, yield* loadPod(request.pod))
+  const podUid = yield* livePodUid(request, yield* loadPodLiveness(request.pod))
   const tree = yield* planTreeOf(listener, addresses)
+  const written = planVolumeTree(record.addresses)
   yield* mergePodListenerEntry(request.pod.namespace, podUid, podVolume.name, { scope: podVolume.scope, ingressAddresses: addresses })
-  yield* writeVolumeTree(request.targetPath, tree.entries)
+  yield* writeVolumeTree(request.targetPath, tree.entries, written instanceof UnsafeVolumeEntry ? undefined : written.entries)
   return { podVolumeName: podVolume.name, scope: podVolume.scope, addresses }
 })
 

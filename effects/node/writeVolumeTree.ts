@@ -94,6 +94,26 @@ const sameTree = (a: ReadonlyArray<VolumeEntry>, b: ReadonlyArray<VolumeEntry>):
   return b.every((entry) => keys.has(entryKey(entry)))
 }
 
+/**
+ * A new directory at `path`, or a new link: a leftover of a crashed write in the way is
+ * removed only when the creation meets it. Most writes find none, and removing up front
+ * cost a file system walk on every write.
+ */
+const freshDirectory = (path: string): Effect.Effect<void, VolumeFsError, VolumeFs> =>
+  Effect.gen(function*() {
+    const fs = yield* VolumeFs
+    yield* fs.mkdir(path).pipe(
+      Effect.catchIf((error) => error.reason === "AlreadyExists", () => Effect.andThen(fs.removeTree(path), fs.mkdir(path)))
+    )
+  })
+const freshLink = (target: string, path: string): Effect.Effect<void, VolumeFsError, VolumeFs> =>
+  Effect.gen(function*() {
+    const fs = yield* VolumeFs
+    yield* fs.symlink(target, path).pipe(
+      Effect.catchIf((error) => error.reason === "AlreadyExists", () => Effect.andThen(fs.removeTree(path), fs.symlink(target, path)))
+    )
+  })
+
 /** The names a reader sees at the top of the volume: the first component of every entry. */
 const topLevelNames = (entries: ReadonlyArray<VolumeEntry>): ReadonlySet<string> =>
   new Set(entries.map((entry) => entry.path.split("/")[0]!))
@@ -129,8 +149,7 @@ const linkTopLevel = (targetPath: string, names: ReadonlySet<string>): Effect.Ef
       if (type === "symlink" && (yield* fs.readLink(path)) === wanted) continue
       if (type === "directory") yield* fs.removeTree(path)
       const tmp = join(targetPath, `..${name}_tmp`)
-      yield* fs.removeTree(tmp)
-      yield* fs.symlink(wanted, tmp)
+      yield* freshLink(wanted, tmp)
       yield* fs.rename(tmp, path)
     }
     for (const name of yield* fs.readDir(targetPath)) {
@@ -169,8 +188,7 @@ const populate = (
     const versionPath = join(dir, version)
     yield* Effect.mapError(
       Effect.gen(function*() {
-        yield* fs.removeTree(versionPath)
-        yield* fs.mkdir(versionPath)
+        yield* freshDirectory(versionPath)
         for (const entry of entries) {
           const path = join(versionPath, entry.path)
           if (entry.type === "directory") yield* fs.mkdir(path)
@@ -183,8 +201,7 @@ const populate = (
     yield* Effect.mapError(
       Effect.gen(function*() {
         const tmp = join(dir, DATA_LINK_TMP)
-        yield* fs.removeTree(tmp)
-        yield* fs.symlink(version, tmp)
+        yield* freshLink(version, tmp)
         yield* fs.rename(tmp, join(dir, DATA_LINK))
       }),
       step("swap tree in")
@@ -200,10 +217,17 @@ const populate = (
  * once — nothing is mounted there yet, and a crash leaves only the staging directory,
  * which the next publish removes. An existing target (possibly bind-mounted into a running
  * container) is never replaced: its `..data` link is swapped.
+ *
+ * `lastWritten`: the entries this plugin last put at the target, when the caller knows them
+ * (the address refresh: its published-volume record). If they differ from `entries`, the
+ * tree is known to change and the live version is not read back to compare — that read is
+ * a third of a re-publish's file system calls. Without it, or when they are the same, the
+ * live version is compared, so an identical tree is left alone.
  */
 export const writeVolumeTree = (
   targetPath: string,
-  entries: ReadonlyArray<VolumeEntry>
+  entries: ReadonlyArray<VolumeEntry>,
+  lastWritten?: ReadonlyArray<VolumeEntry>
 ): Effect.Effect<TreeWriteOutcome, VolumeTreeWriteFailed | TargetParentMissing, VolumeFs> =>
   Effect.gen(function*() {
     const fs = yield* VolumeFs
@@ -230,7 +254,7 @@ export const writeVolumeTree = (
 
     const hadTree = (yield* Effect.mapError(fs.readDir(targetPath), step("read current tree"))).length > 0
     const live = hadTree ? yield* Effect.mapError(liveVersion(targetPath), step("read current tree")) : undefined
-    if (live !== undefined) {
+    if (live !== undefined && (lastWritten === undefined || sameTree(lastWritten, entries))) {
       const current = yield* Effect.mapError(readTree(join(targetPath, live)), step("read current tree"))
       if (sameTree(current, entries)) {
         yield* Effect.mapError(linkTopLevel(targetPath, names), step("link top-level entries"))
