@@ -69,12 +69,22 @@ const readers = Effect.gen(function*() {
 })
 type Readers = Effect.Success<typeof readers>
 
+/**
+ * The Listener without its labels, which no address depends on: a Listener shared by many
+ * nodes carries one per node (`publishedOnNodeLabel`) — 200 on the scale benchmark's
+ * shared one — and decoding them was most of its decoding, on every node at every change.
+ */
+const withoutLabels = (object: KubeObject): KubeObject => {
+  const { labels: _, ...metadata } = object.metadata
+  return { ...object, metadata }
+}
+
 /** The scope and addresses a volume of `listenerRef` on `nodeName` would get now; none if unknown or not ready. */
 const currentAddresses = (read: Readers, listenerRef: PublishedRecord["listener"], nodeName: string) =>
   Effect.gen(function*() {
     const raw: Option.Option<KubeObject> = yield* read.listener(listenerRef)
     if (Option.isNone(raw)) return "missing" as const
-    const listener = yield* decodeListener(raw.value, listenerRef)
+    const listener = yield* decodeListener(withoutLabels(raw.value), listenerRef)
     const className = listener.spec.className
     if (className === undefined) return undefined
     const rawClass: Option.Option<KubeObject> = yield* read.listenerClass(className)

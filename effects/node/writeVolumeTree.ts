@@ -159,11 +159,15 @@ const linkTopLevel = (targetPath: string, names: ReadonlySet<string>): Effect.Ef
 
 /**
  * Remove every version but the live one and the one it replaced, stale temporaries, and
- * the first design's siblings. The replaced version stays until the next swap: a reader
+ * (`siblings`) the first design's siblings. The replaced version stays until the next swap: a reader
  * whose path walk went through `..data` just before the swap is still inside it, and
  * removing it at once could show that reader a half-removed directory.
+ *
+ * The siblings are looked for only by a write that found no live version of ours (a new
+ * target, a tree of the first layout): the write that made the live version removed them
+ * already, and two removals per re-publish were a tenth of its file system calls.
  */
-const removeLeftovers = (targetPath: string, live: string): Effect.Effect<void, VolumeFsError, VolumeFs> =>
+const removeLeftovers = (targetPath: string, live: string, siblings: boolean): Effect.Effect<void, VolumeFsError, VolumeFs> =>
   Effect.gen(function*() {
     const fs = yield* VolumeFs
     const liveNumber = versionNumber(live)!
@@ -173,7 +177,7 @@ const removeLeftovers = (targetPath: string, live: string): Effect.Effect<void, 
         (name.startsWith("..") && name.endsWith("_tmp"))
       if (stale) yield* fs.removeTree(join(targetPath, name))
     }
-    for (const sibling of legacySiblings(targetPath)) yield* fs.removeTree(sibling)
+    if (siblings) for (const sibling of legacySiblings(targetPath)) yield* fs.removeTree(sibling)
   })
 
 /** Write version `version` of `entries` into `dir`, point `..data` at it, and link the top-level names. */
@@ -245,10 +249,10 @@ export const writeVolumeTree = (
         return yield* new TargetParentMissing({ targetPath, parent })
       }
       const [staging] = legacySiblings(targetPath)
-      yield* Effect.mapError(Effect.andThen(fs.removeTree(staging!), fs.mkdir(staging!)), step("create target"))
+      yield* Effect.mapError(freshDirectory(staging!), step("create target"))
       yield* populate(staging!, `${VERSION_PREFIX}1`, entries, step)
       yield* Effect.mapError(fs.rename(staging!, targetPath), step("create target"))
-      yield* Effect.mapError(removeLeftovers(targetPath, `${VERSION_PREFIX}1`), step("remove leftovers"))
+      yield* Effect.mapError(removeLeftovers(targetPath, `${VERSION_PREFIX}1`, true), step("remove leftovers"))
       return "created" as const
     }
 
@@ -258,14 +262,14 @@ export const writeVolumeTree = (
       const current = yield* Effect.mapError(readTree(join(targetPath, live)), step("read current tree"))
       if (sameTree(current, entries)) {
         yield* Effect.mapError(linkTopLevel(targetPath, names), step("link top-level entries"))
-        yield* Effect.mapError(removeLeftovers(targetPath, live), step("remove leftovers"))
+        yield* Effect.mapError(removeLeftovers(targetPath, live, false), step("remove leftovers"))
         return "unchanged" as const
       }
     }
 
     const version = `${VERSION_PREFIX}${live === undefined ? 1 : versionNumber(live)! + 1}`
     yield* populate(targetPath, version, entries, step)
-    yield* Effect.mapError(removeLeftovers(targetPath, version), step("remove leftovers"))
+    yield* Effect.mapError(removeLeftovers(targetPath, version, live === undefined), step("remove leftovers"))
     return hadTree ? ("replaced" as const) : ("created" as const)
   })
 

@@ -129,6 +129,9 @@ test("on disk: with the tree it last wrote (lastWritten), a changed tree is swap
     const changed = countingFs()
     assert.equal(await run(changed.layer, writeVolumeTree(target, second, first)), "replaced")
     assert.equal(changed.calls.get("readFile") ?? 0, 0)
+    // No removal either: no leftover was in the way, and the siblings of the first layout
+    // are looked for only by a write that finds no live version.
+    assert.equal(changed.calls.get("removeTree") ?? 0, 0)
     assert.equal(readFileSync(join(target, "default-address", "address"), "utf8"), "example.com")
     // lastWritten the same as the new tree: the live version is read and found identical.
     const same = countingFs()
