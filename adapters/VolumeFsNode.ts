@@ -38,12 +38,13 @@ const codeOf = (error: unknown): unknown =>
  * (a FileHandle and several promise round trips for a read or write) and span cost more
  * CPU than the system call itself — a quarter of a node role's CPU in a re-publish
  * (profiled, issue 30). The work still runs on libuv's thread pool, off the event loop.
+ * No error is `null` in Node and `undefined` in Deno's node:fs for some calls.
  */
-const io = <A>(op: string, path: string, run: (done: (error: NodeJS.ErrnoException | null, value?: A) => void) => void): Effect.Effect<A, VolumeFsError> =>
+const io = <A>(op: string, path: string, run: (done: (error: NodeJS.ErrnoException | null | undefined, value?: A) => void) => void): Effect.Effect<A, VolumeFsError> =>
   Effect.callback<A, VolumeFsError>((resume) => {
     run((error, value) =>
       resume(
-        error === null
+        !error
           ? Effect.succeed(value as A)
           : Effect.fail(new VolumeFsError({ reason: reasonOf(codeOf(error)), op, path, message: error.message, cause: error }))
       )
@@ -67,9 +68,9 @@ const service = VolumeFs.of({
   entryType: (path) =>
     io<EntryType | undefined>("entryType", path, (done) =>
       fs.lstat(path, (error, stats) =>
-        error === null ? done(null, entryTypeOf(stats)) : codeOf(error) === "ENOENT" ? done(null, undefined) : done(error))),
+        !error ? done(null, entryTypeOf(stats)) : codeOf(error) === "ENOENT" ? done(null, undefined) : done(error))),
   // Sorted, so callers (and tests) see the same order as from the in-memory tree.
-  readDir: (path) => io<ReadonlyArray<string>>("readDir", path, (done) => fs.readdir(path, (error, names) => done(error, error === null ? [...names].sort() : undefined)))
+  readDir: (path) => io<ReadonlyArray<string>>("readDir", path, (done) => fs.readdir(path, (error, names) => done(error, !error ? [...names].sort() : undefined)))
 })
 
 /** VolumeFs on the real filesystem: `VolumeFsNode.layer`. */
