@@ -38,7 +38,8 @@ const codeOf = (error: unknown): unknown =>
  * (a FileHandle and several promise round trips for a read or write) and span cost more
  * CPU than the system call itself — a quarter of a node role's CPU in a re-publish
  * (profiled, issue 30). The work still runs on libuv's thread pool, off the event loop.
- * No error is `null` in Node and `undefined` in Deno's node:fs for some calls.
+ * Success comes as a `null` error from Node's node:fs, and as `undefined` from Deno's for
+ * some calls.
  */
 const io = <A>(op: string, path: string, run: (done: (error: NodeJS.ErrnoException | null | undefined, value?: A) => void) => void): Effect.Effect<A, VolumeFsError> =>
   Effect.callback<A, VolumeFsError>((resume) => {

@@ -36,7 +36,8 @@ const roles = await fleetRoles(config)
  * FLEET_CPU_PROFILE=<dir> (profiling only): each measurement window — between two samples
  * with `reset` — is profiled by V8's sampling profiler and written to
  * `<dir>/<pid>-<n>.cpuprofile` when it closes, so a profile covers one address change
- * and not the start-up or the publishing before it.
+ * and not the start-up or the publishing before it (nodeScale.bench.ts: n = 1 the Node
+ * changes, 2 the time between, 3 the load balancer's change).
  */
 const profileDir = process.env["FLEET_CPU_PROFILE"]
 const profiler = profileDir === undefined || config.nodes.length === 0 ? undefined : new Session()
