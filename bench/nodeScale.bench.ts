@@ -30,9 +30,14 @@
  *     (the write answered, the change seen on a watch of the benchmark's own — the Node, or
  *     the Listener's status written by the controller) and what else loaded the 2-core
  *     machine meanwhile: load average, CPU busy, each process's CPU time and event-loop
- *     delay (perf_hooks.monitorEventLoopDelay), the API server's and etcd's CPU time;
+ *     delay (perf_hooks.monitorEventLoopDelay), the API server's and etcd's CPU time, and the
+ *     node roles' CPU time per re-published volume (their processes' process.cpuUsage() over
+ *     the window, divided by the volumes whose files changed);
  * (e) heap and RSS of each process before and after the node roles published their volumes
  *     (run with nodes=1 to read one node role's memory with 20 or 200 volumes).
+ *
+ * FLEET_CPU_PROFILE=<dir> has each node-role worker write a V8 CPU profile of each window
+ * of (d) to <dir> (test/envtest/fleetWorker.ts).
  */
 import { readdirSync, readFileSync } from "node:fs"
 import { loadavg } from "node:os"
@@ -126,9 +131,14 @@ const contention = async (fleet: Awaited<ReturnType<typeof startNodeFleet>>) => 
       ...[{ host: "benchmark", nodes: 0, controller: false, ...bench }, ...hosts].map((h) =>
         `  process ${h.host}${h.nodes > 0 ? ` (${h.nodes} node roles)` : ""}: CPU ${(h.cpuMs / 1000).toFixed(2)} s, event-loop delay p50 ${h.loopDelay.p50.toFixed(0)} ms, p99 ${h.loopDelay.p99.toFixed(0)} ms, max ${h.loopDelay.max.toFixed(0)} ms`)
     ]
-    return lines.join("\n")
+    // The node roles' CPU in the window: what the change cost them (at rest they use next to none).
+    const nodeRolesCpuMs = hosts.filter((h) => h.nodes > 0).reduce((sum, h) => sum + h.cpuMs, 0)
+    return { text: lines.join("\n"), nodeRolesCpuMs }
   }
 }
+/** CPU time of the node roles' processes per re-published volume, over a window of `contention`. */
+const cpuPerVolume = (load: { readonly nodeRolesCpuMs: number }, volumes: number) =>
+  `  CPU per re-published volume (the node roles' processes, process.cpuUsage() over the window): ${(load.nodeRolesCpuMs / volumes).toFixed(1)} ms (${(load.nodeRolesCpuMs / 1000).toFixed(2)} s for ${volumes} volumes)`
 
 /**
  * The wall-clock ms at which a watch of the benchmark's own (opened before the change, one
@@ -262,7 +272,8 @@ const main = async () => {
     console.log(`\n(d1) Node address change → files: ${NODE_CHANGES} nodes × ${NODEPORT_PER_NODE} NodePort volumes: ${stats(nodeLatencies)} (from just before the benchmark sends the Node status patch)`)
     console.log(`  stages per change (ms after the patch was sent): ${nodeStages.map((s) => `patch answered ${s.answered.toFixed(0)}, Node seen on a watch ${s.watched.toFixed(0)}, first file ${s.first.toFixed(0)}, last file ${s.last.toFixed(0)}`).join("; ")}`)
     console.log(`  stage medians: patch answered ${percentile(nodeStages.map((s) => s.answered), 50).toFixed(0)} ms, Node seen on a watch ${percentile(nodeStages.map((s) => s.watched), 50).toFixed(0)} ms, first file ${percentile(nodeStages.map((s) => s.first), 50).toFixed(0)} ms, last file ${percentile(nodeStages.map((s) => s.last), 50).toFixed(0)} ms`)
-    console.log(nodeLoad)
+    console.log(nodeLoad.text)
+    console.log(cpuPerVolume(nodeLoad, NODE_CHANGES * NODEPORT_PER_NODE))
     table("requests during the Node address changes (incl. the benchmark's own status patches and one WATCH nodes per change)", nodeChangeRequests, NODE_CHANGES * NODEPORT_PER_NODE, "per affected volume")
 
     const shared = volumes.filter(isShared)
@@ -280,7 +291,8 @@ const main = async () => {
     const lbRequests = countsDiff(beforeLb, requestTotals(await metrics()))
     console.log(`\n(d2) load balancer ingress change → files: ${shared.length} volumes on ${NODES} nodes: ${stats(lbLatencies)} (from just before the benchmark sends the Service status patch)`)
     console.log(`  stages (ms after the patch was sent): patch answered ${lbAnswered.toFixed(0)}, the Listener's new status (the controller's write) seen on a watch ${lbStatus.toFixed(0)}, first file ${Math.min(...lbLatencies).toFixed(0)}, last file ${Math.max(...lbLatencies).toFixed(0)}`)
-    console.log(lbLoad)
+    console.log(lbLoad.text)
+    console.log(cpuPerVolume(lbLoad, shared.length))
     table("requests during the load balancer change (incl. the benchmark's status patch and one WATCH listeners)", lbRequests, shared.length, "per affected volume")
 
     console.log("\n(e) memory (after gc), per process: before the node roles started → with their volumes published")

@@ -8,7 +8,7 @@
  */
 import { Effect } from "effect"
 import { FieldManagers } from "../../domain/constants.ts"
-import type { Pod } from "../../domain/core/pod.ts"
+import type { PodLiveness } from "../../domain/core/pod.ts"
 import { Node } from "../../domain/core/node.ts"
 import { Pod as PodSchema } from "../../domain/core/pod.ts"
 import { PersistentVolumeClaim } from "../../domain/core/persistentVolumeClaim.ts"
@@ -182,7 +182,7 @@ export const planTreeOf = (listener: { readonly namespace: string; readonly name
  * for a Pod being deleted would only outlive it, and the address refresh must not re-create
  * what NodeUnpublishVolume removes.
  */
-export const livePodUid = Effect.fn("livePodUid")(function*(request: PublishVolumeRequest, pod: Pod) {
+export const livePodUid = Effect.fn("livePodUid")(function*(request: PublishVolumeRequest, pod: PodLiveness) {
   const podUid = pod.metadata.uid
   if (podUid === undefined) {
     return yield* new VolumeObjectInvalid({

@@ -94,6 +94,26 @@ const sameTree = (a: ReadonlyArray<VolumeEntry>, b: ReadonlyArray<VolumeEntry>):
   return b.every((entry) => keys.has(entryKey(entry)))
 }
 
+/**
+ * A new directory at `path`, or a new link: a leftover of a crashed write in the way is
+ * removed only when the creation meets it. Most writes find none, and removing up front
+ * cost a file system walk on every write.
+ */
+const freshDirectory = (path: string): Effect.Effect<void, VolumeFsError, VolumeFs> =>
+  Effect.gen(function*() {
+    const fs = yield* VolumeFs
+    yield* fs.mkdir(path).pipe(
+      Effect.catchIf((error) => error.reason === "AlreadyExists", () => Effect.andThen(fs.removeTree(path), fs.mkdir(path)))
+    )
+  })
+const freshLink = (target: string, path: string): Effect.Effect<void, VolumeFsError, VolumeFs> =>
+  Effect.gen(function*() {
+    const fs = yield* VolumeFs
+    yield* fs.symlink(target, path).pipe(
+      Effect.catchIf((error) => error.reason === "AlreadyExists", () => Effect.andThen(fs.removeTree(path), fs.symlink(target, path)))
+    )
+  })
+
 /** The names a reader sees at the top of the volume: the first component of every entry. */
 const topLevelNames = (entries: ReadonlyArray<VolumeEntry>): ReadonlySet<string> =>
   new Set(entries.map((entry) => entry.path.split("/")[0]!))
@@ -129,8 +149,7 @@ const linkTopLevel = (targetPath: string, names: ReadonlySet<string>): Effect.Ef
       if (type === "symlink" && (yield* fs.readLink(path)) === wanted) continue
       if (type === "directory") yield* fs.removeTree(path)
       const tmp = join(targetPath, `..${name}_tmp`)
-      yield* fs.removeTree(tmp)
-      yield* fs.symlink(wanted, tmp)
+      yield* freshLink(wanted, tmp)
       yield* fs.rename(tmp, path)
     }
     for (const name of yield* fs.readDir(targetPath)) {
@@ -140,11 +159,15 @@ const linkTopLevel = (targetPath: string, names: ReadonlySet<string>): Effect.Ef
 
 /**
  * Remove every version but the live one and the one it replaced, stale temporaries, and
- * the first design's siblings. The replaced version stays until the next swap: a reader
+ * (`siblings`) the first design's siblings. The replaced version stays until the next swap: a reader
  * whose path walk went through `..data` just before the swap is still inside it, and
  * removing it at once could show that reader a half-removed directory.
+ *
+ * The siblings are looked for only by a write that found no live version of ours (a new
+ * target, a tree of the first layout): the write that made the live version removed them
+ * already, and two removals per re-publish were a tenth of its file system calls.
  */
-const removeLeftovers = (targetPath: string, live: string): Effect.Effect<void, VolumeFsError, VolumeFs> =>
+const removeLeftovers = (targetPath: string, live: string, siblings: boolean): Effect.Effect<void, VolumeFsError, VolumeFs> =>
   Effect.gen(function*() {
     const fs = yield* VolumeFs
     const liveNumber = versionNumber(live)!
@@ -154,7 +177,7 @@ const removeLeftovers = (targetPath: string, live: string): Effect.Effect<void, 
         (name.startsWith("..") && name.endsWith("_tmp"))
       if (stale) yield* fs.removeTree(join(targetPath, name))
     }
-    for (const sibling of legacySiblings(targetPath)) yield* fs.removeTree(sibling)
+    if (siblings) for (const sibling of legacySiblings(targetPath)) yield* fs.removeTree(sibling)
   })
 
 /** Write version `version` of `entries` into `dir`, point `..data` at it, and link the top-level names. */
@@ -169,8 +192,7 @@ const populate = (
     const versionPath = join(dir, version)
     yield* Effect.mapError(
       Effect.gen(function*() {
-        yield* fs.removeTree(versionPath)
-        yield* fs.mkdir(versionPath)
+        yield* freshDirectory(versionPath)
         for (const entry of entries) {
           const path = join(versionPath, entry.path)
           if (entry.type === "directory") yield* fs.mkdir(path)
@@ -183,8 +205,7 @@ const populate = (
     yield* Effect.mapError(
       Effect.gen(function*() {
         const tmp = join(dir, DATA_LINK_TMP)
-        yield* fs.removeTree(tmp)
-        yield* fs.symlink(version, tmp)
+        yield* freshLink(version, tmp)
         yield* fs.rename(tmp, join(dir, DATA_LINK))
       }),
       step("swap tree in")
@@ -200,10 +221,17 @@ const populate = (
  * once — nothing is mounted there yet, and a crash leaves only the staging directory,
  * which the next publish removes. An existing target (possibly bind-mounted into a running
  * container) is never replaced: its `..data` link is swapped.
+ *
+ * `lastWritten`: the entries this plugin last put at the target, when the caller knows them
+ * (the address refresh: its published-volume record). If they differ from `entries`, the
+ * tree is known to change and the live version is not read back to compare — that read is
+ * a third of a re-publish's file system calls. Without it, or when they are the same, the
+ * live version is compared, so an identical tree is left alone.
  */
 export const writeVolumeTree = (
   targetPath: string,
-  entries: ReadonlyArray<VolumeEntry>
+  entries: ReadonlyArray<VolumeEntry>,
+  lastWritten?: ReadonlyArray<VolumeEntry>
 ): Effect.Effect<TreeWriteOutcome, VolumeTreeWriteFailed | TargetParentMissing, VolumeFs> =>
   Effect.gen(function*() {
     const fs = yield* VolumeFs
@@ -221,27 +249,27 @@ export const writeVolumeTree = (
         return yield* new TargetParentMissing({ targetPath, parent })
       }
       const [staging] = legacySiblings(targetPath)
-      yield* Effect.mapError(Effect.andThen(fs.removeTree(staging!), fs.mkdir(staging!)), step("create target"))
+      yield* Effect.mapError(freshDirectory(staging!), step("create target"))
       yield* populate(staging!, `${VERSION_PREFIX}1`, entries, step)
       yield* Effect.mapError(fs.rename(staging!, targetPath), step("create target"))
-      yield* Effect.mapError(removeLeftovers(targetPath, `${VERSION_PREFIX}1`), step("remove leftovers"))
+      yield* Effect.mapError(removeLeftovers(targetPath, `${VERSION_PREFIX}1`, true), step("remove leftovers"))
       return "created" as const
     }
 
     const hadTree = (yield* Effect.mapError(fs.readDir(targetPath), step("read current tree"))).length > 0
     const live = hadTree ? yield* Effect.mapError(liveVersion(targetPath), step("read current tree")) : undefined
-    if (live !== undefined) {
+    if (live !== undefined && (lastWritten === undefined || sameTree(lastWritten, entries))) {
       const current = yield* Effect.mapError(readTree(join(targetPath, live)), step("read current tree"))
       if (sameTree(current, entries)) {
         yield* Effect.mapError(linkTopLevel(targetPath, names), step("link top-level entries"))
-        yield* Effect.mapError(removeLeftovers(targetPath, live), step("remove leftovers"))
+        yield* Effect.mapError(removeLeftovers(targetPath, live, false), step("remove leftovers"))
         return "unchanged" as const
       }
     }
 
     const version = `${VERSION_PREFIX}${live === undefined ? 1 : versionNumber(live)! + 1}`
     yield* populate(targetPath, version, entries, step)
-    yield* Effect.mapError(removeLeftovers(targetPath, version), step("remove leftovers"))
+    yield* Effect.mapError(removeLeftovers(targetPath, version, live === undefined), step("remove leftovers"))
     return hadTree ? ("replaced" as const) : ("created" as const)
   })
 

@@ -27,7 +27,7 @@ const addressIn = (targetPath: string): string | undefined => {
 /**
  * Per target (same order): the wall-clock ms at which its `default-address/address` first
  * read `address`. Checked on each inotify event of the target directory (the tree's swap is
- * a rename inside it, writeVolumeTree.ts) and, in case one is missed, every `pollMs`. Not
+ * a rename of `..data` inside it, writeVolumeTree.ts) and, in case one is missed, every `pollMs`. Not
  * polled fast: polling 200 files every 20 ms took ≈ 15 % of a node-role worker's CPU in the
  * measured window (profiled), work the node roles' process would not do on a real node.
  */
@@ -53,7 +53,12 @@ export const awaitAddresses = (targets: ReadonlyArray<AddressTarget>, timeoutMs:
     const timer = setTimeout(() => finish(new Error(`${left} of ${targets.length} volume(s) never showed the new address within ${timeoutMs} ms`)), timeoutMs)
     targets.forEach((target, index) => {
       try {
-        watchers.push(watch(target.targetPath, () => check(index)))
+        // Only the swap of `..data` can show a new address; a write's other events (its new
+        // version's directory, the temporary link, the old version's removal) are skipped,
+        // so the probe's reads do not count as the node role's CPU.
+        watchers.push(watch(target.targetPath, (_, name) => {
+          if (name === null || name === "..data") check(index)
+        }))
       } catch {
         // Not there (yet): the poll covers it.
       }

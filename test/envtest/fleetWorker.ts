@@ -6,6 +6,8 @@
  * the IPC channel ({ id, op, args } → { id, ok, value | error }) and ends when the fleet
  * asks it to or its channel closes (the fleet's process ended).
  */
+import { Session } from "node:inspector/promises"
+import { writeFileSync } from "node:fs"
 import { fleetRoles } from "./fleetRoles.ts"
 import type { FleetRolesConfig } from "./fleetRoles.ts"
 import { awaitAddresses, sampleProcess } from "./fleetProbe.ts"
@@ -29,6 +31,29 @@ if (config === null || process.send === undefined) throw new Error("fleetWorker.
 const send = (message: unknown) => process.send!(message)
 
 const roles = await fleetRoles(config)
+
+/**
+ * FLEET_CPU_PROFILE=<dir> (profiling only): each measurement window — between two samples
+ * with `reset` — is profiled by V8's sampling profiler and written to
+ * `<dir>/<pid>-<n>.cpuprofile` when it closes, so a profile covers one address change
+ * and not the start-up or the publishing before it (nodeScale.bench.ts: n = 1 the Node
+ * changes, 2 the time between, 3 the load balancer's change).
+ */
+const profileDir = process.env["FLEET_CPU_PROFILE"]
+const profiler = profileDir === undefined || config.nodes.length === 0 ? undefined : new Session()
+let profiles = 0
+const nextProfile = async () => {
+  if (profiler === undefined) return
+  if (profiles > 0) {
+    const { profile } = await profiler.post("Profiler.stop")
+    writeFileSync(`${profileDir}/${process.pid}-${profiles}.cpuprofile`, JSON.stringify(profile))
+  } else {
+    profiler.connect()
+    await profiler.post("Profiler.enable")
+  }
+  profiles++
+  await profiler.post("Profiler.start")
+}
 const watching = new Map<number, Promise<Array<number>>>()
 let stopController: (() => Promise<void>) | undefined
 let stopNodes: (() => Promise<void>) | undefined
@@ -48,8 +73,11 @@ const handle = async (request: FleetWorkerRequest): Promise<unknown> => {
       await stopNodes?.()
       stopNodes = undefined
       return undefined
-    case "sample":
-      return sampleProcess(request)
+    case "sample": {
+      const sample = sampleProcess(request)
+      if (request.reset === true) await nextProfile()
+      return sample
+    }
     case "watchAddresses": {
       // Armed when this answers: the caller makes its change only then.
       const seen = awaitAddresses(request.targets, request.timeoutMs)

@@ -5,7 +5,7 @@ import { KubeApiMemory } from "../../../../adapters/KubeApiMemory.ts"
 import { Kinds } from "../../../../domain/kinds.ts"
 import { VolumePublisher } from "../../../../csi/programs.ts"
 import { VolumePublisherLive } from "../../../../csi/volumePrograms.ts"
-import { KubeApi } from "../../../../effects/shared/KubeApi.ts"
+import { KubeApi, KubeApiError } from "../../../../effects/shared/KubeApi.ts"
 import { PublishedVolumes } from "../../../../effects/node/PublishedVolumes.ts"
 import { refreshPublishedVolumes } from "../../../../effects/node/addressRefresh.ts"
 import { TargetLocks } from "../../../../effects/node/TargetLocks.ts"
@@ -77,6 +77,30 @@ test("a re-publish costs 2 requests, GET Pod and PATCH PodListeners: the PV, PVC
     delete refreshed["get listenerclasses.listeners.stackable.tech"]
     assert.deepEqual(refreshed, { "get pods": 1, "patch podlisteners.listeners.stackable.tech": 1 })
     assert.equal(addressIn(yield* snapshotTree(TARGET)), "-> addresses/192.0.2.9")
+  })))
+
+test("a re-publish that meets transient API trouble (a GET Pod on a socket the API server closed) is tried again in the same pass, not at the next resync", () =>
+  run(Effect.gen(function*() {
+    yield* published
+    const cluster = yield* KubeApiMemory
+    yield* setListenerStatus("shared", lb("192.0.2.9"))
+    const api = yield* KubeApi
+    let podGets = 0
+    // The first GET of the Pod fails as the HTTP client reports a reset keep-alive socket.
+    const flaky = KubeApi.of({
+      ...api,
+      get: (kind, ref) =>
+        kind.kind === Kinds.Pod.kind && ++podGets === 1
+          ? Effect.fail(new KubeApiError({ reason: "Unavailable", verb: "get", kind: kind.kind, objectName: ref.name, message: "ECONNRESET socket hang up" }))
+          : api.get(kind, ref)
+    })
+    cluster.requests.reset()
+    const outcome = yield* refreshPublishedVolumes("node-2").pipe(Effect.provideService(KubeApi, flaky))
+    assert.deepEqual(outcome, { checked: 1, republished: 1, forgotten: 0 })
+    assert.equal(podGets, 2)
+    assert.equal(addressIn(yield* snapshotTree(TARGET)), "-> addresses/192.0.2.9")
+    // Only the repeat reached the API server (the failed GET never left the client here).
+    assert.equal(cluster.requests.count("patch"), 1)
   })))
 
 test("a record without the Pod's volume (found on disk) and a deleted PodListeners take the whole publish, which re-creates what is missing", () =>

@@ -93,6 +93,58 @@ test("on disk: leftovers of a crash (half-written version, stale ..data_tmp) are
     assert.deepEqual(readdirSync(target).sort(), ["..data", "..v1", "..v2", "addresses", "default-address"])
   }))
 
+test("on disk: a crash's leftovers in the way of the next version (its directory, ..data_tmp) are replaced, not reused", () =>
+  withDir(async (parent) => {
+    const target = join(parent, "mount")
+    await run(VolumeFsNode.layer, writeVolumeTree(target, first))
+    // Half of version 2 and its link, as a write killed before the swap leaves them.
+    mkdirSync(join(target, "..v2", "addresses", "10.9.9.9"), { recursive: true })
+    writeFileSync(join(target, "..v2", "addresses", "10.9.9.9", "address"), "10.9.9.9")
+    symlinkSync("..v2", join(target, "..data_tmp"))
+    // Known to change (lastWritten): nothing is read or removed before version 2 is made.
+    assert.equal(await run(VolumeFsNode.layer, writeVolumeTree(target, second, first)), "replaced")
+    assert.deepEqual(readdirSync(join(target, "addresses")), ["example.com"])
+    assert.equal(readFileSync(join(target, "default-address", "ports", "admin"), "utf8"), "8443")
+    assert.equal(readlinkSync(join(target, "..data")), "..v2")
+    assert.deepEqual(readdirSync(target).sort(), ["..data", "..v1", "..v2", "addresses", "default-address"])
+  }))
+
+/** VolumeFs on disk that counts the calls of each method. */
+const countingFs = () => {
+  const calls = new Map<string, number>()
+  const service = Object.fromEntries(Object.entries(VolumeFsNode.service).map(([name, method]) => [
+    name,
+    (...args: Array<never>) => {
+      calls.set(name, (calls.get(name) ?? 0) + 1)
+      return (method as (...a: Array<never>) => unknown)(...args)
+    }
+  ])) as unknown as typeof VolumeFsNode.service
+  return { calls, layer: Layer.succeed(VolumeFs, VolumeFs.of(service)) }
+}
+
+test("on disk: with the tree it last wrote (lastWritten), a changed tree is swapped in without reading the live one back; the same tree is still compared and left alone", () =>
+  withDir(async (parent) => {
+    const target = join(parent, "mount")
+    await run(VolumeFsNode.layer, writeVolumeTree(target, first))
+    const changed = countingFs()
+    assert.equal(await run(changed.layer, writeVolumeTree(target, second, first)), "replaced")
+    assert.equal(changed.calls.get("readFile") ?? 0, 0)
+    // No removal either: no leftover was in the way, and the siblings of the first layout
+    // are looked for only by a write that finds no live version.
+    assert.equal(changed.calls.get("removeTree") ?? 0, 0)
+    assert.equal(readFileSync(join(target, "default-address", "address"), "utf8"), "example.com")
+    // lastWritten the same as the new tree: the live version is read and found identical.
+    const same = countingFs()
+    assert.equal(await run(same.layer, writeVolumeTree(target, second, second)), "unchanged")
+    assert.ok((same.calls.get("readFile") ?? 0) > 0)
+    assert.equal(same.calls.get("writeFile") ?? 0, 0)
+    // Without lastWritten the write reads the live version first, as before.
+    const unknown = countingFs()
+    assert.equal(await run(unknown.layer, writeVolumeTree(target, first)), "replaced")
+    assert.ok((unknown.calls.get("readFile") ?? 0) > 0)
+    assert.deepEqual(readdirSync(target).sort(), ["..data", "..v2", "..v3", "addresses", "default-address"])
+  }))
+
 // A reader in another process, polling while the tree is swapped back and forth: every
 // address directory it lists has its address file and every port file of that address.
 const readerScript = `
