@@ -4,7 +4,7 @@
  * (node name), plus the status the harness and controller look at.
  */
 import { Schema } from "effect"
-import { optional, PortNumber, StringMap } from "../fields.ts"
+import { optional, PortNumber, StringMap, Timestamp } from "../fields.ts"
 import { CoreCondition, NamespacedObjectMeta } from "./meta.ts"
 import { Protocol } from "./service.ts"
 
