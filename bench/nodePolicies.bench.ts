@@ -10,7 +10,7 @@
 // as the difference of /metrics around the samples divided by the samples.
 //
 // Configurations: the node policies off ("none": the request's own cost), the chart's
-// defaults, and — where the chart still has the value — nodeAdmissionPolicy.podListenersByPod=true.
+// defaults, and — where the chart still has that policy — nodeAdmissionPolicy.podListenersByPod=true.
 // Every object the node writes is made beforehand by the admin, bound to node-a
 // (listeners.stackable.tech/bound-node), so the same writes are measured whatever the
 // chart's design. Requests: the policies add none (nothing calls a webhook).
@@ -28,7 +28,8 @@ const SAMPLES = Number(process.argv[2] ?? 30)
 const BIG_PODS = Number(process.argv[3] ?? 1000)
 const BIG_PVS = Number(process.argv[4] ?? 1000)
 const SMALL = 10
-const CHART = join(import.meta.dirname, "..", "deploy", "helm", "listener-operator")
+// BENCH_CHART: another checkout's chart (to compare a branch's policies with this one's).
+const CHART = process.env["BENCH_CHART"] ?? join(import.meta.dirname, "..", "deploy", "helm", "listener-operator")
 const LISTENERS = "/apis/listeners.stackable.tech/v1alpha1"
 const DRIVER = "listeners.stackable.tech"
 const CSI_NODE_MANAGER = "listeners.stackable.tech_csi-node"
@@ -41,11 +42,12 @@ const render = (...set: ReadonlyArray<string>): string =>
     encoding: "utf8",
     env: { ...process.env, HELM_CACHE_HOME: "/tmp/helm-cache", HELM_CONFIG_HOME: "/tmp/helm-config", HELM_DATA_HOME: "/tmp/helm-data" }
   })
-const hasPodParamsValue = /^\s*podListenersByPod:/mu.test(readFileSync(join(CHART, "values.yaml"), "utf8"))
+// The opt-in Pod-parameter policy, where the chart still has one (a no-op value renders the same).
+const hasPodParamsPolicy = render("nodeAdmissionPolicy.podListenersByPod=true") !== render()
 const CONFIGS: ReadonlyArray<{ name: string; values: ReadonlyArray<string> }> = [
   { name: "none", values: ["nodeAdmissionPolicy.enabled=false"] },
   { name: "defaults", values: [] },
-  ...(hasPodParamsValue ? [{ name: "podListenersByPod", values: ["nodeAdmissionPolicy.podListenersByPod=true"] }] : [])
+  ...(hasPodParamsPolicy ? [{ name: "podListenersByPod", values: ["nodeAdmissionPolicy.podListenersByPod=true"] }] : [])
 ]
 
 const quantile = (xs: ReadonlyArray<number>, q: number): number => {

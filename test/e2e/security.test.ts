@@ -277,55 +277,56 @@ describe("security: a stolen node credential, class namespaces, least privilege"
       attacker.patch(listenerPath(body.metadata.namespace, body.metadata.name), body, "apply", { fieldManager: CSI_NODE_MANAGER, force: true })
     const forgedAddress = { listener: { scope: "Node", ingressAddresses: [{ address: "198.51.100.66", addressType: "IP", ports: { http: 443 } }] } }
     const cannot = (verb: string, resource: string) => new RegExp(`User "${NODE_USER}" cannot ${verb} resource "${resource.replace("/", "\\/")}"`, "u")
-    // The node policy (<release>-node-writes) on an object bound to another node, and on any create.
-    const boundElsewhere = /ValidatingAdmissionPolicy '[^']*-node-writes'.*node node-a may (update|write) only .*bound to (it|node node-a).*node-b/u
-    const boundChange = /ValidatingAdmissionPolicy '[^']*-node-writes'.*node node-a may not (change|remove|set) .*listeners\.stackable\.tech\/bound-node/u
-    const noCreate = (resource: string) => new RegExp(`${cannot("create", resource).source}|ValidatingAdmissionPolicy '[^']*-node-writes'.*node node-a may not create`, "u")
-
+    // The node policy (<release>-node-writes): objects bound to another node, a changed binding, any create.
+    const policy = (rule: string) => new RegExp(`ValidatingAdmissionPolicy '${RELEASE}-node-writes' with binding '${RELEASE}-node-writes' denied request: the node plugin of node node-a ${rule}`, "u")
+    const boundTo = (kind: string, name: string, node: string) =>
+      policy(`may update only objects bound to its node \\(${BOUND_NODE}\\); ${kind} ${NS}/${name} is bound to node ${node}`)
+    const bindingChange = (kind: string, name: string) => policy(`may not change ${BOUND_NODE} of ${kind} ${NS}/${name} \\(only the controller binds an object to a node\\)`)
     /** Each write an attacker with node-a's token could try, and what refuses it (docs/security.md's threat table). */
     const attempts: ReadonlyArray<{ readonly what: string; readonly refusedBy: RegExp; readonly write: () => Promise<unknown> }> = [
       // Pods
       { what: "label a Pod on node-b", refusedBy: /the node plugin of node node-a may write only Pods scheduled to it; Pod sec\/victim-b is on node node-b/u,
         write: () => patchPod(victimB, { [mount]: "x" }) },
-      { what: "a foreign label on a Pod of node-a", refusedBy: /may change only the labels listener\.stackable\.tech\/mnt\.\*/u,
+      { what: "a foreign label on a Pod of node-a", refusedBy: policy(`may change only the labels listener\\.stackable\\.tech/mnt\\.\\* and ${NODE_PUBLISHED} of a Pod; it changed app\\.kubernetes\\.io/role of Pod ${NS}/own-a`),
         write: () => patchPod(ownA, { "app.kubernetes.io/role": "admin" }) },
-      { what: "the node-published marker of node-a's Pod set to node-b", refusedBy: /node node-a may (set|change) .*listeners\.stackable\.tech\/node-published.*node-a/u,
+      { what: "the node-published marker of node-a's Pod set to node-b", refusedBy: policy(`may set ${NODE_PUBLISHED} of Pod ${NS}/own-a only to its own node name, not node-b`),
         write: () => patchPod(ownA, { [NODE_PUBLISHED]: "node-b" }) },
       { what: "create a Pod", refusedBy: cannot("create", "pods"),
         write: () => attacker.create(`/api/v1/namespaces/${NS}/pods`, { ...ephemeralPod("forged", NS, "sec-cluster", "node-a"), spec: { ...ephemeralPod("forged", NS, "sec-cluster", "node-a").spec, volumes: [] } }) },
       // PodListeners
-      { what: "rewrite the PodListeners of a Pod on node-b (merge patch of spec.listeners)", refusedBy: boundElsewhere,
+      { what: "rewrite the PodListeners of a Pod on node-b (merge patch of spec.listeners)", refusedBy: boundTo("PodListeners", `pod-${victimB.metadata.uid}`, "node-b"),
         write: () => attacker.patch(podListenersOf(victimB), { spec: { listeners: forgedAddress } }, "merge") },
-      { what: "create the PodListeners pod-<uid> of a Pod on node-b before anyone else", refusedBy: noCreate("podlisteners"),
+      { what: "create the PodListeners pod-<uid> of a Pod on node-b before anyone else", refusedBy: cannot("create", "podlisteners"),
         write: () => attacker.create(`${LISTENERS}/namespaces/${NS}/podlisteners`, {
           apiVersion: LISTENER_API_VERSION,
           kind: "PodListeners",
           metadata: { name: `pod-${plainB.metadata.uid}`, namespace: NS, labels: { [BOUND_NODE]: "node-a" }, ownerReferences: [{ apiVersion: "v1", kind: "Pod", name: "plain-b", uid: plainB.metadata.uid }] },
           spec: { listeners: forgedAddress }
         }) },
-      { what: "rebind node-a's own PodListeners to node-b", refusedBy: boundChange,
+      { what: "rebind node-a's own PodListeners to node-b", refusedBy: bindingChange("PodListeners", `pod-${ownA.metadata.uid}`),
         write: () => attacker.patch(podListenersOf(ownA), { metadata: { labels: { [BOUND_NODE]: "node-b" } } }, "merge") },
-      { what: "remove the binding of node-a's own PodListeners", refusedBy: boundChange,
+      { what: "remove the binding of node-a's own PodListeners", refusedBy: bindingChange("PodListeners", `pod-${ownA.metadata.uid}`),
         write: () => attacker.patch(podListenersOf(ownA), { metadata: { labels: { [BOUND_NODE]: null } } }, "merge") },
       // Listeners
-      { what: "label the per-volume Listener of a Pod on node-b (unpinned ClusterIP class)", refusedBy: boundElsewhere,
+      { what: "label the per-volume Listener of a Pod on node-b (unpinned ClusterIP class)", refusedBy: boundTo("Listener", "victim-b-open-listener", "node-b"),
         write: () => attacker.patch(listenerPath(NS, "victim-b-open-listener"), { metadata: { labels: { pwn: "yes" } } }, "merge") },
-      { what: "change the ports of the per-volume Listener of a Pod on node-b (unpinned)", refusedBy: boundElsewhere,
+      { what: "change the ports of the per-volume Listener of a Pod on node-b (unpinned)", refusedBy: boundTo("Listener", "victim-b-open-listener", "node-b"),
         write: () => attacker.patch(listenerPath(NS, "victim-b-open-listener"), { spec: { ports: [{ name: "http", port: 22, protocol: "TCP" }] } }, "merge") },
-      { what: "create a per-volume Listener (owned by node-b's unpinned PV)", refusedBy: noCreate("listeners"),
+      { what: "create a per-volume Listener (owned by node-b's unpinned PV)", refusedBy: cannot("create", "listeners"),
         write: () => attacker.create(`${LISTENERS}/namespaces/${NS}/listeners`, perVolume(NS, "forged-listener", "sec-cluster", pvBOpen)) },
-      { what: "apply a Listener in a namespace with no volume on node-a", refusedBy: noCreate("listeners"),
+      // Server-side apply of an object that does not exist is a create: RBAC's patch lets it through, the policy refuses it.
+      { what: "apply a Listener in a namespace with no volume on node-a", refusedBy: policy(`may not create Listener ${TEAM_NS}/exposed: PodListeners and per-volume Listeners are created by the controller`),
         write: () => apply(perVolume(TEAM_NS, "exposed", "sec-pinned", pvA)) },
-      { what: "create a Listener with no volume at all", refusedBy: noCreate("listeners"),
+      { what: "create a Listener with no volume at all", refusedBy: cannot("create", "listeners"),
         write: () => attacker.create(`${LISTENERS}/namespaces/${TEAM_NS}/listeners`, { ...perVolume(TEAM_NS, "exposed", "sec-pinned", pvA), metadata: { name: "exposed", namespace: TEAM_NS } }) },
       { what: "extraPodSelectorLabels on node-a's own Listener, selecting someone else's Pods", refusedBy: /may not set extraPodSelectorLabels or objectOverrides/u,
         write: () => apply(perVolume(NS, "own-a-listener", "sec-pinned", pvA, { extraPodSelectorLabels: { app: "victim-b" } })) },
       // Nor may it switch its own Listener to another class (here one not allowed in sec): the volume names the class.
       { what: "switch node-a's own Listener to another class", refusedBy: /may not change the class|ListenerClass sec-kafka may not be used in namespace sec/u,
         write: () => apply(perVolume(NS, "own-a-listener", "sec-kafka", pvA)) },
-      { what: "rebind node-a's own per-volume Listener to node-b", refusedBy: boundChange,
+      { what: "rebind node-a's own per-volume Listener to node-b", refusedBy: bindingChange("Listener", "own-a-listener"),
         write: () => attacker.patch(listenerPath(NS, "own-a-listener"), { metadata: { labels: { [BOUND_NODE]: "node-b" } } }, "merge") },
-      { what: "remove the binding of node-a's own per-volume Listener", refusedBy: boundChange,
+      { what: "remove the binding of node-a's own per-volume Listener", refusedBy: bindingChange("Listener", "own-a-listener"),
         write: () => attacker.patch(listenerPath(NS, "own-a-listener"), { metadata: { labels: { [BOUND_NODE]: null } } }, "merge") },
       { what: "rewrite the status of node-b's Listener", refusedBy: cannot("patch", "listeners/status"),
         write: () => attacker.patch(`${listenerPath(NS, "victim-b-listener")}/status`, { status: { ingressAddresses: [{ address: "198.51.100.66", addressType: "IP", ports: { http: 443 } }] } }, "merge") },
