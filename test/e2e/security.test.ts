@@ -90,6 +90,12 @@ const NOT_EXERCISED: Readonly<Record<string, Readonly<Record<string, string>>>> 
   }
 }
 
+/** A Pod of the suite's image without a listener volume. */
+const plainPod = (name: string, node: string) => {
+  const pod = ephemeralPod(name, NS, "sec-cluster", node)
+  return { ...pod, spec: { ...pod.spec, volumes: [], containers: pod.spec.containers.map(({ volumeMounts: _, ...container }) => container) } }
+}
+
 describe("security: a stolen node credential, class namespaces, least privilege", { timeout: 1_800_000 }, () => {
   let operator: OperatorCluster
   let kube: KubeClient
@@ -136,8 +142,7 @@ describe("security: a stolen node credential, class namespaces, least privilege"
       await kube.create(`/api/v1/namespaces/${NS}/pods`, ephemeralPod(name, NS, className, node))
     }
     // A Pod on node-b with no listener volume: nobody has written its PodListeners.
-    const plain = ephemeralPod("plain-b", NS, "sec-cluster", "node-b")
-    await kube.create(`/api/v1/namespaces/${NS}/pods`, { ...plain, spec: { ...plain.spec, volumes: [] } })
+    await kube.create(`/api/v1/namespaces/${NS}/pods`, plainPod("plain-b", "node-b"))
   })
 
   after(async () => {
@@ -292,7 +297,7 @@ describe("security: a stolen node credential, class namespaces, least privilege"
       { what: "the node-published marker of node-a's Pod set to node-b", refusedBy: policy(`may set ${NODE_PUBLISHED} of Pod ${NS}/own-a only to its own node name, not node-b`),
         write: () => patchPod(ownA, { [NODE_PUBLISHED]: "node-b" }) },
       { what: "create a Pod", refusedBy: cannot("create", "pods"),
-        write: () => attacker.create(`/api/v1/namespaces/${NS}/pods`, { ...ephemeralPod("forged", NS, "sec-cluster", "node-a"), spec: { ...ephemeralPod("forged", NS, "sec-cluster", "node-a").spec, volumes: [] } }) },
+        write: () => attacker.create(`/api/v1/namespaces/${NS}/pods`, plainPod("forged", "node-a")) },
       // PodListeners
       { what: "rewrite the PodListeners of a Pod on node-b (merge patch of spec.listeners)", refusedBy: boundTo("PodListeners", `pod-${victimB.metadata.uid}`, "node-b"),
         write: () => attacker.patch(podListenersOf(victimB), { spec: { listeners: forgedAddress } }, "merge") },
