@@ -36,7 +36,7 @@ import {
   VolumeNotBound,
   VolumeObjectInvalid
 } from "../shared/volumeErrors.ts"
-import type { TargetParentMissing, VolumeApiStepFailed, VolumeTreeWriteFailed } from "../shared/volumeErrors.ts"
+import type { AwaitingNodeBinding, TargetParentMissing, VolumeApiStepFailed, VolumeTreeWriteFailed } from "../shared/volumeErrors.ts"
 import { apiStepFailed, loadObject, loadPersistentVolume } from "../shared/volumeObjects.ts"
 import type { TreeWriteOutcome } from "./writeVolumeTree.ts"
 
@@ -68,6 +68,7 @@ export type PublishVolumeError =
   | InlineVolumeUnsupported
   | ListenerHasNoClass
   | PodNotScheduled
+  | AwaitingNodeBinding
   | ListenerAddressesNotReady
   | PodReplaced
   | PodTerminating
