@@ -113,6 +113,10 @@ const bindListener = (
     }
     // A Listener of the claim's name that the volume does not own is someone else's: never bound.
     if (!(live.value.metadata.ownerReferences ?? []).some((owner) => owner.kind === "PersistentVolume" && owner.uid === args.pv.uid)) {
+      yield* Effect.logWarning(
+        `Listener ${args.namespace}/${args.claim} is not owned by PersistentVolume ${args.pv.name}, whose per-volume Listener it would be: not bound; ` +
+          `the volume's publish waits until it is deleted (the node plugin of node ${args.nodeName} may not write it)`
+      )
       return "foreign" as const
     }
     const desiredSpec = boundPerVolumeListener({ ...args, name: args.claim, labels: {} }).spec
