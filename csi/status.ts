@@ -40,6 +40,7 @@ export const statusByTag = {
   // Not there yet; the kubelet retries:
   ListenerAddressesNotReady: GrpcStatus.UNAVAILABLE,
   PodNotScheduled: GrpcStatus.UNAVAILABLE,
+  AwaitingNodeBinding: GrpcStatus.UNAVAILABLE,
   // Needs a human to fix the cluster's objects:
   VolumeObjectInvalid: GrpcStatus.FAILED_PRECONDITION,
   ListenerHasNoClass: GrpcStatus.FAILED_PRECONDITION,

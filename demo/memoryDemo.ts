@@ -1,8 +1,8 @@
 /**
  * `listener-operator demo` (default): the operator working within seconds, with no Go
  * toolchain and no cluster — the in-memory Kubernetes API (adapters/KubeApiMemory.ts)
- * and filesystem (adapters/VolumeFsMemory.ts). The Listener controller and the presets
- * run as in `run controller`; each node runs the node role's own plugin (k8s/roles/nodeRole.ts:
+ * and filesystem (adapters/VolumeFsMemory.ts). The controller's reconcilers (Listeners,
+ * node-loss recovery, the volume binder) and the presets run as in `run controller`; each node runs the node role's own plugin (k8s/roles/nodeRole.ts:
  * target locks, published-volume records, the watch-driven address refresh) over in-memory
  * adapters, as `run node` runs it over the real ones. The in-memory cluster has no scheduler, StatefulSet controller, csi-provisioner
  * or kubelet, so this file plays their part in a few plain steps: create each replica's PVC
@@ -30,7 +30,7 @@ import { provisionVolume } from "../effects/provisioner/provisionVolume.ts"
 import { PublishedVolumes } from "../effects/node/PublishedVolumes.ts"
 import { VolumeFs } from "../effects/shared/VolumeFs.ts"
 import { VolumePublisher } from "../csi/programs.ts"
-import { runListenerController } from "../k8s/listenerController.ts"
+import { runReconcilers } from "../k8s/reconcilers.ts"
 import { nodePluginLayer } from "../k8s/roles/nodeRole.ts"
 
 const NAMESPACE = "demo"
@@ -194,7 +194,8 @@ const story = (say: (line: string) => void) =>
     const plugins = yield* startNodePlugins
     const presets = yield* applyPresets("stable-nodes")
     say(`- the controller created the stable-nodes preset ListenerClasses: ${presets.created.join(", ")}`)
-    const controller = yield* Effect.forkChild(runListenerController({}))
+    // As `run controller` runs them: the Listener controller, node-loss recovery and the volume binder.
+    const controller = yield* Effect.forkChild(runReconcilers({}))
     say(`- 2 nodes: ${NODES.map((n) => `${n.name} (${n.addresses[0]!.address})`).join(", ")}`)
     say(`- StatefulSet kafka, 2 replicas, listener volume of class ${CLASS} (NodePort, pinned): PVC + Pod per replica, scheduled, provisioned, published`)
     const replicas: Replica[] = []

@@ -109,3 +109,21 @@ export const DEFAULT_LISTENER_CLASS_PRESET: ListenerClassPreset = "ephemeral-nod
 /** PodListeners objects are named `pod-<pod uid>`. */
 export const PODLISTENERS_NAME_PREFIX = "pod-"
 export const podListenersName = (podUid: string): string => `${PODLISTENERS_NAME_PREFIX}${podUid}`
+
+/**
+ * Label on every PodListeners and every per-volume Listener: the node whose plugin may
+ * update it (the node admission policy compares it with the writer's node, docs/security.md).
+ * Only the controller's volume binder sets or changes it (effects/controller/bindPodVolumes.ts),
+ * from the node of a Pod the node plugin marked with `NODE_PUBLISHED_LABEL`.
+ */
+export const BOUND_NODE_LABEL = "listeners.stackable.tech/bound-node"
+
+/**
+ * Pod label: the node plugin of this node published a listener volume of the Pod (its value
+ * is the node's name, which the policy requires to be the writer's node and the Pod's
+ * `spec.nodeName`). The controller's volume binder watches Pods carrying it.
+ */
+export const NODE_PUBLISHED_LABEL = "listeners.stackable.tech/node-published"
+
+/** The field manager of the controller's volume binder (PodListeners and per-volume Listeners it creates or binds). */
+export const VOLUME_BINDER_FIELD_MANAGER = "listeners.stackable.tech_volume-binder"

@@ -10,6 +10,7 @@
  * replaced by a fingerprint of it — two nodes sharing one would only see each other's
  * Listener events, which their refresh ignores.
  */
+import { BOUND_NODE_LABEL } from "./constants.ts"
 import { fingerprint } from "./listenerPlan/json.ts"
 
 const PREFIX = "listeners.stackable.tech/"
@@ -30,9 +31,10 @@ export const PUBLISHED_ON_NODE_VALUE = "true"
 export const isPublishedOnNodeLabel = (key: string): boolean => key.startsWith(`${PREFIX}${NAME_PREFIX}`)
 
 /**
- * `labels` without the published-on labels: what the Listener's Service inherits. They
- * describe where the node plugins publish the Listener, not the Service, and a node joining
- * or leaving a shared Listener must not re-apply its Service.
+ * `labels` without the published-on labels and the node binding: what the Listener's
+ * Service inherits. They describe where the node plugins publish the Listener (and which
+ * node may update it), not the Service, and a node joining or leaving a shared Listener, or
+ * a replica moving to another node, must not re-apply its Service.
  */
 export const withoutPublishedOnNodeLabels = (labels: Readonly<Record<string, string>> | undefined): Record<string, string> =>
-  Object.fromEntries(Object.entries(labels ?? {}).filter(([key]) => !isPublishedOnNodeLabel(key)))
+  Object.fromEntries(Object.entries(labels ?? {}).filter(([key]) => !isPublishedOnNodeLabel(key) && key !== BOUND_NODE_LABEL))

@@ -1,6 +1,6 @@
 /**
- * The controller role's reconcile loops: the Listener controller and the node-loss
- * controller, run together under one optional leader election — the one place a lease is
+ * The controller role's reconcile loops: the Listener controller, the node-loss controller
+ * and the volume binder (k8s/volumeBinder.ts), run together under one optional leader election — the one place a lease is
  * taken.
  *
  * Both controllers' caches start when this runs, on every replica, so a standby that wins
@@ -14,6 +14,7 @@ import type { KubeApi } from "../effects/shared/KubeApi.ts"
 import { makeListenerController } from "./listenerController.ts"
 import type { ListenerControllerOptions } from "./listenerController.ts"
 import { makeNodeLossController } from "./nodeLossController.ts"
+import { makeVolumeBinder } from "./volumeBinder.ts"
 import { runWhileLeading } from "./runtime/leaderElection.ts"
 import type { LeaderElectionConfig } from "./runtime/leaderElection.ts"
 
@@ -30,8 +31,9 @@ export const runReconcilers = (
   Effect.scoped(Effect.gen(function*() {
     const listeners = yield* makeListenerController
     const nodeLoss = yield* makeNodeLossController
+    const binder = yield* makeVolumeBinder
     const loops = Effect.andThen(
-      Effect.all([listeners.run(options.listener), nodeLoss.run], { concurrency: "unbounded", discard: true }),
+      Effect.all([listeners.run(options.listener), nodeLoss.run, binder.run], { concurrency: "unbounded", discard: true }),
       Effect.never
     )
     return yield* options.leaderElection === undefined ? loops : runWhileLeading(options.leaderElection, loops)

@@ -87,11 +87,14 @@ export type Pod = typeof Pod.Type
 
 /**
  * What the address refresh reads of a Pod (effects/node/addressRefresh.ts): whether it is
- * still the Pod a volume was published for, and not on its way out. Decoded instead of the
+ * still the Pod a volume was published for, and not on its way out, and whether it carries the
+ * binder's mark. Decoded instead of the
  * whole Pod on each re-published volume — the Pod's spec is not needed there, and its
  * decoding was a tenth of a re-publish's CPU (profiled, issue 30). Every Pod is one.
  */
 export const PodLiveness = Schema.Struct({
-  metadata: Schema.Struct({ uid: optional(Schema.String), deletionTimestamp: optional(Timestamp) })
+  metadata: Schema.Struct({ name: Schema.String, uid: optional(Schema.String), deletionTimestamp: optional(Timestamp), labels: optional(StringMap) }),
+  // The node it runs on and its labels: an older version's publish is marked for the binder.
+  spec: optional(Schema.Struct({ nodeName: optional(Schema.String) }))
 })
 export type PodLiveness = typeof PodLiveness.Type

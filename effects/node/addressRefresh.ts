@@ -39,7 +39,8 @@ import { PublishedVolumes } from "./PublishedVolumes.ts"
 import type { PublishedRecord } from "./PublishedVolumes.ts"
 import type { ListenerIngress } from "../../domain/listener.ts"
 import { mergePodListenerEntry } from "../shared/podListenersRecord.ts"
-import { addressesForPod, livePodUid, planTreeOf } from "./publishSteps.ts"
+import { addressesForPod, ensureLabels, livePodUid, planTreeOf } from "./publishSteps.ts"
+import { NODE_PUBLISHED_LABEL } from "../../domain/constants.ts"
 import { publishVolume } from "./publishVolume.ts"
 import { writeVolumeTree } from "./writeVolumeTree.ts"
 import type { VolumeFs } from "../shared/VolumeFs.ts"
@@ -123,8 +124,14 @@ const rewriteAddresses = Effect.fn("rewriteAddresses")(function*(
   addresses: ReadonlyArray<ListenerIngress>
 ) {
   const { request, listener } = record
-  const podUid = yield* livePodUid(request, yield* loadPodLiveness(request.pod))
+  const pod = yield* loadPodLiveness(request.pod)
+  const podUid = yield* livePodUid(request, pod)
   const tree = yield* planTreeOf(listener, addresses)
+  // Published by an older version (no mark, so its PodListeners is not bound yet): mark it now.
+  const nodeName = pod.spec?.nodeName
+  if (nodeName !== undefined && nodeName !== "") {
+    yield* ensureLabels("mark Pod", Kinds.Pod, { namespace: request.pod.namespace, name: pod.metadata.name }, pod.metadata.labels, { [NODE_PUBLISHED_LABEL]: nodeName })
+  }
   const written = planVolumeTree(record.addresses)
   yield* mergePodListenerEntry(request.pod.namespace, podUid, podVolume.name, { scope: podVolume.scope, ingressAddresses: addresses })
   yield* writeVolumeTree(request.targetPath, tree.entries, written instanceof UnsafeVolumeEntry ? undefined : written.entries)
@@ -142,7 +149,8 @@ const republish = (record: PublishedRecord, current: CurrentAddresses) => {
   if (podVolume === undefined || podVolume.scope !== current.scope) return publishVolume(record.request)
   return rewriteAddresses(record, podVolume, current.addresses).pipe(
     Effect.catchIf(
-      (error) => error._tag === "VolumeApiStepFailed" && error.kind === Kinds.PodListeners.kind && error.cause.reason === "NotFound",
+      // Gone, or not bound to this node yet (the policy's 403): the publish waits for the binder.
+      (error) => error._tag === "VolumeApiStepFailed" && error.kind === Kinds.PodListeners.kind && (error.cause.reason === "NotFound" || error.cause.reason === "Forbidden"),
       () => publishVolume(record.request)
     )
   )

@@ -1,9 +1,16 @@
 /**
- * NodePublishVolume (spec §4 "Node service") in seven steps over publishSteps.ts; each
+ * NodePublishVolume (spec §4 "Node service") in steps over publishSteps.ts; each
  * converges: publishing the same volume again writes nothing that is already right.
  */
 import { Effect } from "effect"
-import { CsiContextKeys, mountLabelKey, PV_LABEL_LISTENER_NAME, PV_LABEL_LISTENER_NAMESPACE } from "../../domain/constants.ts"
+import {
+  CsiContextKeys,
+  listenerNameProblem,
+  mountLabelKey,
+  NODE_PUBLISHED_LABEL,
+  PV_LABEL_LISTENER_NAME,
+  PV_LABEL_LISTENER_NAMESPACE
+} from "../../domain/constants.ts"
 import type { Pod } from "../../domain/core/pod.ts"
 import type { PersistentVolumeClaim } from "../../domain/core/persistentVolumeClaim.ts"
 import type { PersistentVolume } from "../../domain/core/persistentVolume.ts"
@@ -13,7 +20,7 @@ import type { KubeApi } from "../shared/KubeApi.ts"
 import { whileCatchingUp } from "./listenerCatchUp.ts"
 import { reportVolumeWaiting } from "../shared/volumeWaiting.ts"
 import type { VolumeFs } from "../shared/VolumeFs.ts"
-import { InlineVolumeUnsupported, ListenerHasNoClass, PodVolumeNotFound, VolumeObjectInvalid } from "../shared/volumeErrors.ts"
+import { InlineVolumeUnsupported, ListenerHasNoClass, PodNotScheduled, PodVolumeNotFound, VolumeObjectInvalid } from "../shared/volumeErrors.ts"
 import { podVolumeNameFor, recordPodListener } from "../shared/podListenersRecord.ts"
 import { findOrApplyListener } from "./volumeListener.ts"
 import { writeVolumeTree } from "./writeVolumeTree.ts"
@@ -56,12 +63,34 @@ const publishFor = Effect.fn("publishFor")(function*(
 ) {
   const namespace = request.pod.namespace
 
-  // 2. The Listener (bound by name, or created per volume), and its class.
+  // 2. PV labels: the controller finds the pinned nodes of a Listener through them, and its
+  // volume binder the volume of a marked Pod. Refused before any write: the name becomes
+  // label values (PV, Pod) that cannot hold it.
+  const listenerName = request.listener._tag === "ListenerName" ? request.listener.listenerName : pvc.metadata.name
+  const nameProblem = listenerNameProblem(listenerName)
+  if (nameProblem !== undefined) {
+    return yield* new VolumeObjectInvalid({ kind: Kinds.Listener.kind, namespace, name: listenerName, problem: `its name ${nameProblem}` })
+  }
+  const nodeName = pod.spec?.nodeName
+  if (nodeName === undefined || nodeName === "") return yield* new PodNotScheduled({ namespace, pod: pod.metadata.name })
+  // The Pod's volume of this claim: the binder makes the volume's Listener only for a claim the Pod mounts.
+  const podVolumeName = podVolumeNameFor(pod, pvc.metadata.name)
+  if (podVolumeName === undefined) {
+    return yield* new PodVolumeNotFound({ namespace, pod: pod.metadata.name, claim: pvc.metadata.name })
+  }
+  yield* ensureLabels("label PersistentVolume", Kinds.PersistentVolume, { name: pv.metadata.name }, pv.metadata.labels, {
+    [PV_LABEL_LISTENER_NAMESPACE]: namespace,
+    [PV_LABEL_LISTENER_NAME]: listenerName
+  })
+  // 3. The mark: the controller's volume binder creates the Pod's PodListeners and the
+  // volume's per-volume Listener bound to this node (the node plugin may create neither).
+  yield* ensureLabels("mark Pod", Kinds.Pod, { namespace, name: pod.metadata.name }, pod.metadata.labels, { [NODE_PUBLISHED_LABEL]: nodeName })
+
+  // 4. The Listener (bound by name, or the per-volume one once bound), and its class.
   const listener = yield* findOrApplyListener(request.listener, pod, namespace, {
     name: pvc.metadata.name,
     labels: pvc.metadata.labels ?? {}
   }, pv)
-  const listenerName = listener.metadata.name
   const className = listener.spec.className
   if (className === undefined) return yield* new ListenerHasNoClass({ namespace, listener: listenerName })
   const listenerClass = yield* loadListenerClass({ name: className })
@@ -70,12 +99,7 @@ const publishFor = Effect.fn("publishFor")(function*(
     return yield* new VolumeObjectInvalid({ kind: Kinds.Listener.kind, namespace, name: listenerName, problem: "has no metadata.uid" })
   }
 
-  // 3. PV labels: the controller finds the pinned nodes of a Listener through them.
-  yield* ensureLabels("label PersistentVolume", Kinds.PersistentVolume, { name: pv.metadata.name }, pv.metadata.labels, {
-    [PV_LABEL_LISTENER_NAMESPACE]: namespace,
-    [PV_LABEL_LISTENER_NAME]: listenerName
-  })
-  // 4. The mount label: the Listener's Service selects the Pod by it. A Pod that lacked it
+  // The mount label: the Listener's Service selects the Pod by it. A Pod that lacked it
   // is published for this Listener the first time, so its PodListeners entry is new too.
   const firstPublish = yield* ensureLabels("label Pod", Kinds.Pod, { namespace, name: pod.metadata.name }, pod.metadata.labels, {
     [mountLabelKey(listenerUid)]: listenerName
@@ -87,10 +111,6 @@ const publishFor = Effect.fn("publishFor")(function*(
   const tree = yield* planTreeOf({ namespace, name: listenerName }, addresses)
 
   // 6. PodListeners, under the Pod's volume name.
-  const podVolumeName = podVolumeNameFor(pod, pvc.metadata.name)
-  if (podVolumeName === undefined) {
-    return yield* new PodVolumeNotFound({ namespace, pod: pod.metadata.name, claim: pvc.metadata.name })
-  }
   yield* recordPodListener(pod, podUid, podVolumeName, { scope, ingressAddresses: addresses }, firstPublish ? "new" : "maybeRecorded")
 
   // 7. The file tree.

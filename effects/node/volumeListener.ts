@@ -1,61 +1,28 @@
 /**
  * The Listener behind a listener volume (spec §4 step 2): the named one, or — for a
  * listener-class volume — a Listener per volume, named after the PVC and owned by the PV,
- * server-side applied by the node plugin when it is missing or out of date.
+ * which the controller's volume binder creates and binds to the Pod's node
+ * (effects/controller/bindPodVolumes.ts); the node plugin waits for it (awaitBinding.ts).
  */
 import { Effect, Option } from "effect"
-import { FieldManagers, LISTENER_API_VERSION, listenerNameProblem } from "../../domain/constants.ts"
+import { FieldManagers, listenerNameProblem } from "../../domain/constants.ts"
 import { PUBLISHED_ON_NODE_VALUE, publishedOnNodeLabel } from "../../domain/publishedOnNode.ts"
 import type { PersistentVolume } from "../../domain/core/persistentVolume.ts"
 import type { Pod } from "../../domain/core/pod.ts"
 import { Kinds } from "../../domain/kinds.ts"
 import { Listener } from "../../domain/listener.ts"
-import { jsonEquals } from "../../domain/listenerPlan/json.ts"
 import { getOption, KubeApi } from "../shared/KubeApi.ts"
 import type { KubeObject } from "../shared/KubeApi.ts"
 import type { ListenerSelection } from "../shared/listenerSelection.ts"
 import { NodeView } from "./NodeView.ts"
-import { VolumeObjectInvalid } from "../shared/volumeErrors.ts"
+import { PodNotScheduled, VolumeObjectInvalid } from "../shared/volumeErrors.ts"
+import { awaitBound } from "./awaitBinding.ts"
 import { apiStepFailed, decodeObject } from "../shared/volumeObjects.ts"
 
 const decodeListener = decodeObject(Kinds.Listener, Listener)
 
-/** spec §4 step 2: one Listener port per port of the Pod's (non-init) containers. */
-export const listenerPortsOf = (pod: Pod): ReadonlyArray<{ name: string; port: number; protocol?: string }> => {
-  const seen = new Set<string>()
-  const ports: Array<{ name: string; port: number; protocol?: string }> = []
-  for (const container of pod.spec?.containers ?? []) {
-    for (const port of container.ports ?? []) {
-      const name = port.name ?? `port-${port.containerPort}`
-      // Port names are the Listener's list-map key: a repeated name would be refused.
-      if (seen.has(name)) continue
-      seen.add(name)
-      ports.push({ name, port: port.containerPort, ...(port.protocol !== undefined ? { protocol: port.protocol } : {}) })
-    }
-  }
-  return ports
-}
-
-/** The per-volume Listener of a listener-class volume, as the object to server-side apply. */
-export const perVolumeListener = (args: {
-  readonly namespace: string
-  readonly name: string
-  readonly className: string
-  readonly labels: Readonly<Record<string, string>>
-  readonly pv: { readonly name: string; readonly uid: string }
-  readonly pod: Pod
-}): KubeObject => ({
-  apiVersion: LISTENER_API_VERSION,
-  kind: Kinds.Listener.kind,
-  metadata: {
-    name: args.name,
-    namespace: args.namespace,
-    labels: { ...args.labels },
-    // Plain owner (not controller): the Listener lives exactly as long as the volume.
-    ownerReferences: [{ apiVersion: "v1", kind: Kinds.PersistentVolume.kind, name: args.pv.name, uid: args.pv.uid }]
-  },
-  spec: { className: args.className, ports: listenerPortsOf(args.pod), publishNotReadyAddresses: true }
-})
+/** spec §4 step 2: one Listener port per port of the Pod's (non-init) containers (what the binder applies). */
+export { listenerPortsOf } from "../../domain/volumeBinding.ts"
 
 /** The volume's Listener: loaded (listener-name) or created/updated per volume (listener-class). */
 export const findOrApplyListener = Effect.fn("findOrApplyListener")(function*(
@@ -83,30 +50,19 @@ export const findOrApplyListener = Effect.fn("findOrApplyListener")(function*(
       problem: "has no metadata.uid to own the Listener"
     })
   }
-  const api = yield* KubeApi
   const ref = { namespace, name: pvc.name }
-  const desired = perVolumeListener({
-    namespace,
-    name: pvc.name,
-    className: selection.className,
-    labels: { ...pvc.labels, ...nodeLabel },
-    pv: { name: pv.metadata.name, uid: pvUid },
-    pod
-  })
-  // Read first: re-publishing (kubelet retries, restarts) then writes nothing. With this
-  // node's caches, a miss means the Listener is missing or lacks this node's label: either
-  // way it is applied, without a GET.
-  const cached = yield* view.listener(ref)
-  const live = Option.isSome(cached) || view.nodeName !== undefined
-    ? cached
-    : yield* Effect.mapError(getOption(api.get(Kinds.Listener, ref)), apiStepFailed("load Listener", Kinds.Listener, ref))
-  if (Option.isSome(live) && listenerUpToDate(live.value, desired)) return yield* decodeListener(live.value, ref)
-  const applied = yield* Effect.mapError(
-    api.apply(Kinds.Listener, desired, { fieldManager: FieldManagers.csiNode, force: true }),
-    apiStepFailed("apply Listener", Kinds.Listener, ref)
-  )
-  yield* view.written(applied)
-  return yield* decodeListener(applied, ref)
+  const nodeName = pod.spec?.nodeName
+  if (nodeName === undefined || nodeName === "") return yield* new PodNotScheduled({ namespace, pod: pod.metadata.name })
+  // Created and bound to this node by the controller's volume binder once the Pod is marked
+  // (never by the node plugin: awaitBinding.ts). With this node's caches it appears in the
+  // Listener watch (the binder puts this node's published-on label on it); without, it is read.
+  const api = yield* KubeApi
+  const read = view.nodeName !== undefined
+    ? Effect.suspend(() => view.listener(ref))
+    : Effect.mapError(getOption(api.get(Kinds.Listener, ref)), apiStepFailed("load Listener", Kinds.Listener, ref))
+  const owned = (object: KubeObject) => (object.metadata.ownerReferences ?? []).some((owner) => owner.kind === Kinds.PersistentVolume.kind && owner.uid === pvUid)
+  const bound = yield* awaitBound({ kind: Kinds.Listener.kind, namespace, name: pvc.name, nodeName }, read, owned)
+  return yield* decodeListener(bound, ref)
 })
 
 /**
@@ -139,29 +95,3 @@ const sharedListener = Effect.fn("sharedListener")(function*(
   yield* view.written(patched)
   return yield* decodeListener(patched, ref)
 })
-
-const normalisedPorts = (ports: unknown): unknown =>
-  Array.isArray(ports)
-    ? ports.map((port: { name?: unknown; port?: unknown; protocol?: unknown }) => ({
-      name: port.name,
-      port: port.port,
-      protocol: port.protocol ?? "TCP"
-    }))
-    : ports
-
-/**
- * Whether the live per-volume Listener already has everything `desired` applies: labels,
- * the PV owner reference, class, ports and publishNotReadyAddresses. Anything else (fields
- * other writers own, status) does not matter.
- */
-export const listenerUpToDate = (live: KubeObject, desired: KubeObject): boolean => {
-  const liveSpec = (live["spec"] ?? {}) as Record<string, unknown>
-  const desiredSpec = desired["spec"] as Record<string, unknown>
-  const owner = desired.metadata.ownerReferences?.[0]
-  return jsonEquals(live.metadata.labels ?? {}, desired.metadata.labels ?? {}) &&
-    (live.metadata.ownerReferences ?? []).some((ref) => ref.uid === owner?.uid && ref.kind === owner?.kind) &&
-    liveSpec["className"] === desiredSpec["className"] &&
-    liveSpec["publishNotReadyAddresses"] === desiredSpec["publishNotReadyAddresses"] &&
-    jsonEquals(normalisedPorts(liveSpec["ports"]), normalisedPorts(desiredSpec["ports"]))
-}
-

@@ -91,6 +91,26 @@ export class PodNotScheduled extends Data.TaggedError("PodNotScheduled")<{
   }
 }
 
+/**
+ * The object the node plugin is to update (the Pod's PodListeners, the volume's per-volume
+ * Listener) is not bound to the Pod's node yet: the controller's volume binder creates and
+ * binds it once it sees the Pod marked (effects/controller/bindPodVolumes.ts). → UNAVAILABLE
+ */
+export class AwaitingNodeBinding extends Data.TaggedError("AwaitingNodeBinding")<{
+  readonly kind: string
+  readonly namespace: string
+  readonly name: string
+  readonly nodeName: string
+  /** What the publish found: nothing, or the node it is bound to (undefined: no binding). */
+  readonly found: { readonly _tag: "Missing" } | { readonly _tag: "Bound"; readonly to: string | undefined }
+  readonly waitedMs: number
+}> {
+  override get message(): string {
+    const found = this.found._tag === "Missing" ? "does not exist yet" : this.found.to === undefined ? "carries no binding yet" : `is bound to node ${this.found.to}`
+    return `${this.kind} ${this.namespace}/${this.name} ${found}; the controller binds it to node ${this.nodeName} (listeners.stackable.tech/bound-node) once it sees the Pod marked (waited ${Math.round(this.waitedMs)} ms)`
+  }
+}
+
 // ---------------------------------------------------------------- FAILED_PRECONDITION
 
 /** An object read from the API does not have the shape this driver needs. → FAILED_PRECONDITION */
@@ -248,6 +268,7 @@ export type VolumeError =
   | VolumeApiStepFailed
   | ListenerAddressesNotReady
   | PodNotScheduled
+  | AwaitingNodeBinding
   | VolumeObjectInvalid
   | ListenerHasNoClass
   | InlineVolumeUnsupported
@@ -267,6 +288,7 @@ export const volumeErrorCodes = {
   VolumeApiStepFailed: "UNAVAILABLE",
   ListenerAddressesNotReady: "UNAVAILABLE",
   PodNotScheduled: "UNAVAILABLE",
+  AwaitingNodeBinding: "UNAVAILABLE",
   VolumeObjectInvalid: "FAILED_PRECONDITION",
   ListenerHasNoClass: "FAILED_PRECONDITION",
   InlineVolumeUnsupported: "FAILED_PRECONDITION",

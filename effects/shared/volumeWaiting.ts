@@ -69,6 +69,8 @@ export const explainVolumeWaiting = (error: VolumeError): WaitingExplanation | u
       return explainAddressesWaiting(error)
     case "PodNotScheduled":
       return { reason: "AwaitingPodScheduling", note: `${error.message}; the volume is published once the scheduler places the Pod` }
+    case "AwaitingNodeBinding":
+      return { reason: "AwaitingNodeBinding", note: `${error.message}; check that the listener-operator controller runs` }
     case "ListenerHasNoClass":
       return {
         reason: "ListenerHasNoClass",

@@ -15,7 +15,7 @@
  */
 import { Effect, Option, Schema } from "effect"
 import { decodeWith } from "../../domain/decode.ts"
-import { CsiContextKeys, PV_LABEL_LISTENER_NAME, PV_LABEL_LISTENER_NAMESPACE } from "../../domain/constants.ts"
+import { CsiContextKeys, NODE_PUBLISHED_LABEL, PV_LABEL_LISTENER_NAME, PV_LABEL_LISTENER_NAMESPACE } from "../../domain/constants.ts"
 import { Kinds } from "../../domain/kinds.ts"
 import type { ListenerIngress } from "../../domain/listenerPlan/inputs.ts"
 import { classifyAddress } from "../../domain/addressSyntax.ts"
@@ -24,6 +24,7 @@ import { ADDRESSES_DIR } from "../../domain/volumeTree.ts"
 import { getOption, KubeApi } from "../shared/KubeApi.ts"
 import { listenerSelectionOf } from "../shared/listenerSelection.ts"
 import { PublishedVolumes } from "../node/PublishedVolumes.ts"
+import { ensureLabels } from "../node/publishSteps.ts"
 import { VolumeFs } from "../shared/VolumeFs.ts"
 
 const CSI_VOLUMES = "volumes/kubernetes.io~csi"
@@ -119,6 +120,12 @@ export const adoptPublishedTargets = Effect.fn("adoptPublishedTargets")(function
     const selection = listenerSelectionOf(frozen, `PersistentVolume ${target.volumeHandle}`)
     if (listener.namespace === "" || listener.name === "" || selection._tag === "ListenerSelectionInvalid") continue
     const podRef = { namespace: pod.metadata.namespace ?? "", name: pod.metadata.name ?? "", uid: target.podUid }
+    // The mark: the controller's volume binder binds the Pod's PodListeners and the volume's
+    // per-volume Listener — made by the upstream operator or an older version, unbound — to
+    // this node, and only then does this node's refresh update them (docs/security.md).
+    yield* ensureLabels("mark Pod", Kinds.Pod, podRef, pod.metadata.labels, { [NODE_PUBLISHED_LABEL]: nodeName }).pipe(
+      Effect.catch((error) => Effect.logWarning(`marking Pod ${podRef.namespace}/${podRef.name} as published on this node failed (its refresh waits for the binding): ${error.message}`))
+    )
     yield* published.record({
       request: {
         volumeId: target.volumeHandle,

@@ -47,7 +47,7 @@ before(async () => {
   plane = await startControlPlane()
   admin = plane.kube
   await createNamespace(admin, RELEASE_NS, { waitForServiceAccount: false })
-  // The chart with its default values, then with the opt-in PodListeners check added.
+  // The chart with its default values, then with the (now no-op) opt-in PodListeners value.
   for (const rendered of [chart(), chart("nodeAdmissionPolicy.podListenersByPod=true")]) {
     const applied = await plane.kubectl(["apply", "--server-side", "-f", "-"], rendered)
     assert.equal(applied.code, 0, applied.stderr)
@@ -66,12 +66,16 @@ before(async () => {
   })
   user = new KubeClient({ server: plane.server, caPem: admin.connection.caPem, token: await tokenFor(NS, "dev") })
   // The policies are in effect once the node plugin's own writes are checked: a token of its
-  // ServiceAccount that is not bound to a Pod is refused by them.
+  // ServiceAccount that is not bound to a Pod is refused by them. (It may not create a
+  // Listener at all — RBAC refuses that before admission — so it patches one, made in a
+  // namespace of its own for the probe.)
+  await createNamespace(admin, "probe", { waitForServiceAccount: false })
+  await admin.create(`${GROUP}/namespaces/probe/listeners`, { ...listener("probe"), metadata: { name: "probe", namespace: "probe" } })
   const nodePlugin = new KubeClient({ server: plane.server, caPem: admin.connection.caPem, token: await tokenFor(RELEASE_NS, NODE_SA) })
   try {
     await eventually("the node policies are in effect", async () => {
       try {
-        await nodePlugin.create(`${GROUP}/namespaces/${NS}/listeners`, listener("probe"), { dryRun: "All" })
+        await nodePlugin.patch(`${GROUP}/namespaces/probe/listeners/probe`, { metadata: { labels: { probe: "x" } } }, "merge", { dryRun: "All" })
         return false
       } catch (error) {
         return error instanceof Error && /may write only with a Pod-bound ServiceAccount token/u.test(error.message)

@@ -383,7 +383,11 @@ test("RBAC: the controller may write Listener status; each role gets what its ca
   assert.deepEqual(verbsFor(provisioner, "", "persistentvolumes"), ["create", "delete", "get", "list", "patch", "watch"])
   assert.deepEqual(verbsFor(provisioner, "storage.k8s.io", "csinodes"), ["get", "list", "watch"])
   const node = rulesOf(rendered, "ClusterRole", `${RELEASE}-node`)
-  assert.deepEqual(verbsFor(node, "listeners.stackable.tech", "podlisteners"), ["create", "get", "patch"])
+  // No create: the controller's volume binder makes PodListeners and per-volume Listeners (docs/security.md).
+  assert.deepEqual(verbsFor(node, "listeners.stackable.tech", "podlisteners"), ["get", "patch"])
+  assert.deepEqual(verbsFor(node, "listeners.stackable.tech", "listeners"), ["get", "list", "patch", "watch"])
+  assert.deepEqual(verbsFor(controller, "listeners.stackable.tech", "podlisteners"), ["create", "list", "patch", "watch"])
+  assert.deepEqual(verbsFor(controller, "", "pods"), ["delete", "get", "list", "watch"])
   assert.deepEqual(verbsFor(node, "", "services"), [])
   const leases = rulesOf(rendered, "Role", `${RELEASE}-leader-election`)
   assert.deepEqual(verbsFor(leases, "coordination.k8s.io", "leases"), ["create", "get", "update", "watch"])
@@ -465,7 +469,9 @@ test("helm install then helm upgrade; the real authorizer grants each ServiceAcc
     [CONTROLLER_SA, "update", "persistentvolumeclaims"],
     [CONTROLLER_SA, "watch", "csinodes.storage.k8s.io"],
     [CONTROLLER_SA, "watch", "storageclasses.storage.k8s.io"],
-    [NODE_SA, "create", "podlisteners.listeners.stackable.tech"],
+    [CONTROLLER_SA, "create", "podlisteners.listeners.stackable.tech"],
+    [CONTROLLER_SA, "watch", "pods"],
+    [NODE_SA, "patch", "podlisteners.listeners.stackable.tech"],
     [NODE_SA, "patch", "listeners.listeners.stackable.tech"],
     [NODE_SA, "patch", "pods"],
     [NODE_SA, "patch", "persistentvolumes"],
@@ -477,6 +483,8 @@ test("helm install then helm upgrade; the real authorizer grants each ServiceAcc
     [NODE_SA, "patch", "listeners.listeners.stackable.tech/status"],
     [NODE_SA, "create", "services"],
     [NODE_SA, "delete", "listeners.listeners.stackable.tech"],
+    [NODE_SA, "create", "listeners.listeners.stackable.tech"],
+    [NODE_SA, "create", "podlisteners.listeners.stackable.tech"],
     [NODE_SA, "list", "pods"]
   ]
   for (const [user, verb, resource, namespace] of allowed) {

@@ -17,6 +17,8 @@ const DRIVER = "listeners.stackable.tech"
 const RELEASE_NS = "listener-operator"
 const NODE_SA = "listener-operator-node"
 const CSI_NODE_MANAGER = "listeners.stackable.tech_csi-node"
+const BOUND_NODE = "listeners.stackable.tech/bound-node"
+const NODE_PUBLISHED = "listeners.stackable.tech/node-published"
 const GROUP = "/apis/listeners.stackable.tech/v1alpha1"
 
 /** The chart rendered with extra values (its CRDs and policies; the rest is inert without nodes). */
@@ -119,9 +121,8 @@ before(async () => {
   admin = plane.kube
   const apply = await plane.kubectl(["apply", "--server-side", "-f", join(import.meta.dirname, "..", "..", "deploy", "manifests")])
   assert.equal(apply.code, 0, apply.stderr)
-  // The opt-in policy too (nodeAdmissionPolicy.podListenersByPod).
-  const withPodListeners = await plane.kubectl(["apply", "--server-side", "-f", "-"], renderChart("nodeAdmissionPolicy.podListenersByPod=true"))
-  assert.equal(withPodListeners.code, 0, withPodListeners.stderr)
+  // nodeAdmissionPolicy.podListenersByPod is a no-op now: it renders what the defaults render.
+  assert.equal(renderChart("nodeAdmissionPolicy.podListenersByPod=true"), renderChart())
   for (const name of ["node-a", "node-b"]) await admin.create("/api/v1/nodes", { apiVersion: "v1", kind: "Node", metadata: { name } })
   for (const ns of ["team", "other", "kafka-prod"]) await createNamespace(admin, ns, { waitForServiceAccount: false })
   for (const [ns, name, node, sa] of [
@@ -176,7 +177,7 @@ test("Pods: node-a's plugin sets mount labels on its own Pods, and nothing else 
   assert.match(await refused("mount label on a Pod of node-b", () => labelPod(nodeA, pods["app-b"]!, { [mount]: "data-b" })),
     /the node plugin of node node-a may write only Pods scheduled to it; Pod team\/app-b is on node node-b/u)
   assert.match(await refused("a foreign label on a Pod of node-a", () => labelPod(nodeA, pods["app-a"]!, { role: "admin" })),
-    /may change only the labels listener\.stackable\.tech\/mnt\.\* of a Pod; it changed role of Pod team\/app-a/u)
+    /may change only the labels listener\.stackable\.tech\/mnt\.\* and listeners\.stackable\.tech\/node-published of a Pod; it changed role of Pod team\/app-a/u)
   assert.match(await refused("removing the Pod's own label", () => labelPod(nodeA, pods["app-a"]!, { app: null } as never)),
     /it changed app of Pod team\/app-a/u)
   assert.match(await refused("an annotation on a Pod of node-a", () =>
@@ -184,6 +185,13 @@ test("Pods: node-a's plugin sets mount labels on its own Pods, and nothing else 
     /may change only labels of Pod team\/app-a \(not its spec, annotations/u)
   assert.match(await refused("the plugin's own Pod on node-b", () => labelPod(nodeA, pods["plugin-b"]!, { [mount]: "x" })),
     /Pod listener-operator\/plugin-b is on node node-b/u)
+  // The mark that asks the controller to bind the Pod's objects: only to its own node.
+  const marked = await labelPod(nodeA, pods["app-a"]!, { [NODE_PUBLISHED]: "node-a" })
+  assert.equal(marked.metadata.labels?.[NODE_PUBLISHED], "node-a")
+  assert.match(await refused("marking its own Pod for node-b", () => labelPod(nodeA, pods["app-a"]!, { [NODE_PUBLISHED]: "node-b" })),
+    /the node plugin of node node-a may set listeners\.stackable\.tech\/node-published of Pod team\/app-a only to its own node name, not node-b/u)
+  assert.match(await refused("marking a Pod of node-b", () => labelPod(nodeA, pods["app-b"]!, { [NODE_PUBLISHED]: "node-a" })),
+    /may write only Pods scheduled to it; Pod team\/app-b is on node node-b/u)
 })
 
 test("PersistentVolumes: node-a's plugin sets the listener labels the volume determines, only on volumes not pinned elsewhere", async () => {
@@ -213,47 +221,83 @@ test("PersistentVolumes: node-a's plugin sets the listener labels the volume det
     /may write only bound PersistentVolumes of driver listeners\.stackable\.tech; PersistentVolume pv-nfs is not one/u)
 })
 
-test("Listeners: node-a's plugin applies the per-volume Listener of its volume, and no other", async () => {
-  const applied = await applyListener(nodeA, perVolumeListener("team", "data-a", "nodes", pvs["a"]!))
-  assert.equal(applied.metadata.name, "data-a")
-  // Re-applying (a refresh or republish) is an UPDATE by the same manager.
-  await applyListener(nodeA, perVolumeListener("team", "data-a", "nodes", pvs["a"]!, { ports: [{ name: "http", port: 8081 }] }))
-  assert.match(await refused("a Listener in a namespace with no volume on node-a", () =>
-    applyListener(nodeA, perVolumeListener("other", "data-a", "nodes", pvs["a"]!))),
-    /may write Listener other\/data-a only as the per-volume Listener of PersistentVolume pv-a: .*bound to a claim of the same namespace and name/u)
-  assert.match(await refused("the Listener of a volume pinned to node-b", () =>
-    applyListener(nodeA, perVolumeListener("team", "data-b", "nodes", pvs["b"]!))),
-    /may not write Listener team\/data-b: its PersistentVolume pv-b is pinned to another node/u)
-  assert.match(await refused("a class the volume does not name", () =>
-    applyListener(nodeA, perVolumeListener("team", "data-a", "public", pvs["a"]!))),
-    /may not change the class of Listener team\/data-a|name the Listener class in its volume context/u)
-  assert.match(await refused("extraPodSelectorLabels selecting someone else's Pods", () =>
-    applyListener(nodeA, perVolumeListener("team", "data-a", "nodes", pvs["a"]!, { extraPodSelectorLabels: { app: "app-b" } }))),
-    /may not set extraPodSelectorLabels or objectOverrides of Listener team\/data-a/u)
-  assert.match(await refused("a Listener owned by no volume", () =>
+/** Grants the node ServiceAccount create on Listeners and PodListeners (RBAC wider than the chart's), once. */
+let granted = false
+const grantCreate = async () => {
+  if (granted) return
+  granted = true
+  await admin.create("/apis/rbac.authorization.k8s.io/v1/clusterroles", {
+    metadata: { name: "widened-node" },
+    rules: [{ apiGroups: ["listeners.stackable.tech"], resources: ["listeners", "podlisteners"], verbs: ["create"] }]
+  })
+  await admin.create("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", {
+    metadata: { name: "widened-node" },
+    roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "widened-node" },
+    subjects: [{ kind: "ServiceAccount", name: NODE_SA, namespace: RELEASE_NS }]
+  })
+  await eventually("the widened RBAC is in effect", async () => {
+    try {
+      await nodeA.create(`${GROUP}/namespaces/team/podlisteners`, podListeners(pods["app-a"]!, "pod-probe"), { dryRun: "All" })
+      return false
+    } catch (error) {
+      return error instanceof Error && /may not create PodListeners/u.test(error.message)
+    }
+  }, { timeoutMs: 30_000, intervalMs: 200 })
+}
+
+/** What the controller's volume binder makes (effects/controller/bindPodVolumes.ts), here made by the admin. */
+const bound = <T extends { metadata: Record<string, unknown> }>(body: T, node: string | undefined): T =>
+  ({ ...body, metadata: { ...body.metadata, labels: node === undefined ? {} : { [BOUND_NODE]: node } } })
+
+test("Listeners: node-a's plugin creates none, updates only per-volume Listeners bound to node-a, never re-binds one", async () => {
+  // RBAC refuses first (the node role has no create); the policy refuses as well, for a
+  // cluster whose RBAC grants more (an admin's widened role, upstream's shared one).
+  assert.match(await refused("creating a Listener without the RBAC", () =>
+    applyListener(nodeA, perVolumeListener("team", "data-a", "nodes", pvs["a"]!))),
+    /cannot create resource "listeners"/u)
+  await grantCreate()
+  assert.match(await refused("creating the per-volume Listener of its own volume", () =>
+    applyListener(nodeA, perVolumeListener("team", "data-a", "nodes", pvs["a"]!))),
+    /the node plugin of node node-a may not create Listener team\/data-a: PodListeners and per-volume Listeners are created by the controller, bound to the node of the Pod that mounts them \(listeners\.stackable\.tech\/bound-node\)/u)
+  assert.match(await refused("creating a Listener owned by no volume", () =>
     nodeA.create(`${GROUP}/namespaces/other/listeners`, { ...perVolumeListener("other", "web", "nodes", pvs["a"]!), metadata: { name: "web", namespace: "other" } })),
-    /may write only per-volume Listeners \(owned by exactly one PersistentVolume\); Listener other\/web is not one/u)
-  // A Listener someone else made is not the plugin's to write, even where a volume of node-a
-  // would match it.
-  const pvA2 = await admin.create("/api/v1/persistentvolumes", pv("pv-a2", { namespace: "team", name: "data-a2" }, { "listeners.stackable.tech/listener-class": "nodes" }, "node-a"))
-  await admin.create(`${GROUP}/namespaces/team/listeners`, {
-    apiVersion: "listeners.stackable.tech/v1alpha1",
-    kind: "Listener",
-    metadata: { name: "data-a2", namespace: "team" },
-    spec: { className: "nodes", ports: [{ name: "http", port: 8080 }] }
-  })
-  assert.match(await refused("taking over a user's Listener", () =>
-    applyListener(nodeA, perVolumeListener("team", "data-a2", "nodes", pvA2))),
-    /may not take over Listener team\/data-a2: it did not create it/u)
-  // The per-volume Listener the upstream operator's node plugin made before we took over
-  // (its field manager listeners.stackable.tech/volume) is the plugin's to keep writing.
-  const pvA3 = await admin.create("/api/v1/persistentvolumes", pv("pv-a3", { namespace: "team", name: "data-a3" }, { "listeners.stackable.tech/listener-class": "nodes" }, "node-a"))
-  await admin.patch(`${GROUP}/namespaces/team/listeners/data-a3`, perVolumeListener("team", "data-a3", "nodes", pvA3), "apply", {
-    fieldManager: "listeners.stackable.tech/volume",
-    force: true
-  })
-  const adopted = await applyListener(nodeA, perVolumeListener("team", "data-a3", "nodes", pvA3, { ports: [{ name: "http", port: 8082 }] }))
-  assert.equal(adopted.metadata.name, "data-a3")
+    /may not create Listener other\/web/u)
+  // Bound by the controller: node-a's for node-a, node-b's for node-b — pinned or not.
+  await admin.create(`${GROUP}/namespaces/team/listeners`, bound(perVolumeListener("team", "data-a", "nodes", pvs["a"]!), "node-a"))
+  await admin.create(`${GROUP}/namespaces/team/listeners`, bound(perVolumeListener("team", "data-b", "nodes", pvs["b"]!), "node-b"))
+  await admin.create(`${GROUP}/namespaces/team/listeners`, bound(perVolumeListener("team", "data-shared-b", "nodes", pvs["shared"]!), "node-b"))
+  const updated = await nodeA.patch(`${GROUP}/namespaces/team/listeners/data-a`, { spec: { ports: [{ name: "http", port: 8081 }] } }, "merge", { fieldManager: CSI_NODE_MANAGER })
+  assert.equal((updated["spec"] as { ports: Array<{ port: number }> }).ports[0]!.port, 8081)
+  assert.match(await refused("the per-volume Listener of a volume pinned to node-b", () =>
+    nodeA.patch(`${GROUP}/namespaces/team/listeners/data-b`, { metadata: { labels: { pwn: "yes" } } }, "merge")),
+    /the node plugin of node node-a may update only objects bound to its node \(listeners\.stackable\.tech\/bound-node\); Listener team\/data-b is bound to node node-b/u)
+  // The case issue 27 found open: a volume that is not pinned, published on node-b.
+  assert.match(await refused("labelling an unpinned per-volume Listener published on node-b", () =>
+    nodeA.patch(`${GROUP}/namespaces/team/listeners/data-shared-b`, { metadata: { labels: { pwn: "yes" } } }, "merge")),
+    /Listener team\/data-shared-b is bound to node node-b/u)
+  assert.match(await refused("its ports", () =>
+    nodeA.patch(`${GROUP}/namespaces/team/listeners/data-shared-b`, { spec: { ports: [{ name: "x", port: 1 }] } }, "merge")),
+    /is bound to node node-b/u)
+  assert.match(await refused("re-binding its own Listener to node-b", () =>
+    nodeA.patch(`${GROUP}/namespaces/team/listeners/data-a`, { metadata: { labels: { [BOUND_NODE]: "node-b" } } }, "merge")),
+    /the node plugin of node node-a may not change listeners\.stackable\.tech\/bound-node of Listener team\/data-a \(only the controller binds an object to a node\)/u)
+  assert.match(await refused("binding node-b's Listener to itself", () =>
+    nodeA.patch(`${GROUP}/namespaces/team/listeners/data-b`, { metadata: { labels: { [BOUND_NODE]: "node-a" } } }, "merge")),
+    /is bound to node node-b/u)
+  assert.match(await refused("removing the binding", () =>
+    nodeA.patch(`${GROUP}/namespaces/team/listeners/data-a`, { metadata: { labels: { [BOUND_NODE]: null } } }, "merge")),
+    /may not change listeners\.stackable\.tech\/bound-node/u)
+  assert.match(await refused("a class the volume does not name", () =>
+    nodeA.patch(`${GROUP}/namespaces/team/listeners/data-a`, { spec: { className: "public" } }, "merge")),
+    /may not change the class of Listener team\/data-a/u)
+  assert.match(await refused("extraPodSelectorLabels selecting someone else's Pods", () =>
+    nodeA.patch(`${GROUP}/namespaces/team/listeners/data-a`, { spec: { extraPodSelectorLabels: { app: "app-b" } } }, "merge")),
+    /may not set extraPodSelectorLabels or objectOverrides of Listener team\/data-a/u)
+  // Unbound (the upstream operator's, an older version's, a user's): not the plugin's until the controller binds it.
+  await admin.create(`${GROUP}/namespaces/team/listeners`, perVolumeListener("team", "data-a3", "nodes", pvs["a"]!))
+  assert.match(await refused("an unbound per-volume Listener", () =>
+    nodeA.patch(`${GROUP}/namespaces/team/listeners/data-a3`, { spec: { ports: [{ name: "http", port: 8082 }] } }, "merge")),
+    /Listener team\/data-a3 is bound to no node/u)
   // A shared Listener: node-a may add and remove only its own published-on label (which
   // nodes' plugins watch it), nothing else and no other node's.
   await admin.create(`${GROUP}/namespaces/team/listeners`, {
@@ -267,24 +311,32 @@ test("Listeners: node-a's plugin applies the per-volume Listener of its volume, 
   await markShared({ "listeners.stackable.tech/on.node-a": "" })
   await markShared({ "listeners.stackable.tech/on.node-a": null })
   assert.match(await refused("another node's published-on label", () => markShared({ "listeners.stackable.tech/on.node-b": "" })),
-    /may write only per-volume Listeners/u)
+    /Listener team\/shared-web is bound to no node/u)
   assert.match(await refused("its own label together with another", () => markShared({ "listeners.stackable.tech/on.node-a": "", team: "x" })),
-    /may write only per-volume Listeners/u)
-  // The Listener a listener-name volume binds to is never the plugin's either.
-  assert.match(await refused("writing the Listener a listener-name volume names", () =>
-    applyListener(nodeA, perVolumeListener("team", "shared", "nodes", pvs["shared"]!))),
-    /may write Listener team\/shared only as the per-volume Listener of PersistentVolume pv-shared/u)
+    /Listener team\/shared-web is bound to no node/u)
 })
 
-test("PodListeners (with nodeAdmissionPolicy.podListenersByPod): node-a's plugin records addresses of its own Pods only", async () => {
-  const created = await nodeA.create(`${GROUP}/namespaces/team/podlisteners`, podListeners(pods["app-a"]!), { fieldManager: CSI_NODE_MANAGER })
-  await nodeA.patch(`${GROUP}/namespaces/team/podlisteners/${created.metadata.name}`, { spec: { listeners: { other: { scope: "Cluster", ingressAddresses: [] } } } }, "merge", { fieldManager: CSI_NODE_MANAGER })
-  assert.match(await refused("PodListeners of a Pod on node-b", () =>
-    nodeA.create(`${GROUP}/namespaces/team/podlisteners`, podListeners(pods["app-b"]!), { fieldManager: CSI_NODE_MANAGER })),
-    /may write only PodListeners of Pods scheduled to it; Pod team\/app-b is on node node-b/u)
+test("PodListeners: node-a's plugin creates none, and updates only those bound to node-a", async () => {
+  await grantCreate()
+  assert.match(await refused("creating the PodListeners of its own Pod", () =>
+    nodeA.create(`${GROUP}/namespaces/team/podlisteners`, bound(podListeners(pods["app-a"]!), "node-a"), { fieldManager: CSI_NODE_MANAGER })),
+    /the node plugin of node node-a may not create PodListeners team\/pod-[-0-9a-f]+: PodListeners and per-volume Listeners are created by the controller/u)
+  const ownName = `pod-${pods["app-a"]!.metadata.uid}`
+  const otherName = `pod-${pods["app-b"]!.metadata.uid}`
+  await admin.create(`${GROUP}/namespaces/team/podlisteners`, bound(podListeners(pods["app-a"]!), "node-a"))
+  await admin.create(`${GROUP}/namespaces/team/podlisteners`, bound(podListeners(pods["app-b"]!), "node-b"))
+  const entry = { spec: { listeners: { other: { scope: "Cluster", ingressAddresses: [] } } } }
+  await nodeA.patch(`${GROUP}/namespaces/team/podlisteners/${ownName}`, entry, "merge", { fieldManager: CSI_NODE_MANAGER })
+  // The case issue 27 found open: rewriting the addresses of a Pod on node-b.
+  const message = await refused("the PodListeners of a Pod on node-b", () =>
+    nodeA.patch(`${GROUP}/namespaces/team/podlisteners/${otherName}`, { spec: { listeners: {} } }, "merge"))
+  assert.ok(message.includes(`the node plugin of node node-a may update only objects bound to its node (listeners.stackable.tech/bound-node); PodListeners team/${otherName} is bound to node node-b`), message)
+  assert.match(await refused("re-binding its own PodListeners", () =>
+    nodeA.patch(`${GROUP}/namespaces/team/podlisteners/${ownName}`, { metadata: { labels: { [BOUND_NODE]: "node-b" } } }, "merge")),
+    /may not change listeners\.stackable\.tech\/bound-node of PodListeners/u)
   assert.match(await refused("PodListeners under another name", () =>
     nodeA.create(`${GROUP}/namespaces/team/podlisteners`, podListeners(pods["app-a"]!, "pod-someone-else"), { fieldManager: CSI_NODE_MANAGER })),
-    /may write only PodListeners named pod-<uid> and owned by that Pod; PodListeners team\/pod-someone-else is not one/u)
+    /may not create PodListeners team\/pod-someone-else/u)
 })
 
 test("a node plugin token that is not bound to a Pod on a node writes nothing", async () => {
@@ -356,5 +408,5 @@ test("ListenerClass spec.allowedNamespaces: Listeners and listener PVCs elsewher
     admin.patch(`${GROUP}/namespaces/team/listeners/old`, { spec: { className: "public" } }, "merge")), rule)
   // The node plugin is held to the same rule.
   assert.match(await refused("the node plugin applying a per-volume Listener of class public in team", () =>
-    applyListener(nodeA, perVolumeListener("team", "pub", "public", pvs["a"]!))), /ListenerClass public may not be used in namespace team|per-volume Listener of PersistentVolume pv-a/u)
+    applyListener(nodeA, perVolumeListener("team", "pub", "public", pvs["a"]!))), /ListenerClass public may not be used in namespace team|may not create Listener team\/pub|cannot create resource "listeners"/u)
 })

@@ -46,6 +46,7 @@ test("every error tag maps to the spec §4 category", () => {
     [new V.PinningTopologyMissing({ volume: "v", listenerClass: "c" }), status.INVALID_ARGUMENT],
     [new V.ListenerAddressesNotReady({ namespace: "ns", listener: "l", awaiting: "ListenerAddresses", problem: "no ingress" }), status.UNAVAILABLE],
     [new V.PodNotScheduled({ namespace: "ns", pod: "p" }), status.UNAVAILABLE],
+    [new V.AwaitingNodeBinding({ kind: "PodListeners", namespace: "ns", name: "pod-u", nodeName: "n", found: { _tag: "Missing" }, waitedMs: 10 }), status.UNAVAILABLE],
     [new V.VolumeObjectInvalid({ kind: "Listener", namespace: "ns", name: "l", problem: "bad" }), status.FAILED_PRECONDITION],
     [new V.ListenerHasNoClass({ namespace: "ns", listener: "l" }), status.FAILED_PRECONDITION],
     [new V.InlineVolumeUnsupported({ volumeId: "v" }), status.FAILED_PRECONDITION],

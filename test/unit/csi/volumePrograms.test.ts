@@ -6,6 +6,7 @@ import { EventRecorder } from "../../../effects/shared/EventRecorder.ts"
 import { PublishedVolumes } from "../../../effects/node/PublishedVolumes.ts"
 import { TargetLocks } from "../../../effects/node/TargetLocks.ts"
 import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
+import { VolumeBinderRunning } from "../effects/shared/volumeBinderLayer.ts"
 import { VolumeFsMemory } from "../../../adapters/VolumeFsMemory.ts"
 import { makeControllerService } from "../../../csi/controllerService.ts"
 import { makeNodeService } from "../../../csi/nodeService.ts"
@@ -33,6 +34,7 @@ const examples: ReadonlyArray<VolumeError> = [
   new E.VolumeApiStepFailed({ step: "load Pod", kind: "Pod", namespace: "ns", name: "p", cause: apiError("NotFound") }),
   new E.ListenerAddressesNotReady({ namespace: "ns", listener: "l", awaiting: "ListenerAddresses", problem: "none" }),
   new E.PodNotScheduled({ namespace: "ns", pod: "p" }),
+  new E.AwaitingNodeBinding({ kind: "Listener", namespace: "ns", name: "l", nodeName: "n", found: { _tag: "Bound", to: "m" }, waitedMs: 10 }),
   new E.VolumeObjectInvalid({ kind: "Listener", namespace: "ns", name: "l", problem: "bad" }),
   new E.ListenerHasNoClass({ namespace: "ns", listener: "l" }),
   new E.InlineVolumeUnsupported({ volumeId: "v" }),
@@ -83,6 +85,7 @@ const withHandlers = <A>(
     return yield* body({ controller: controller.handlers, node: node.handlers })
   }).pipe(
     Effect.provide(Layer.mergeAll(VolumeProvisionerLive, VolumePublisherLive).pipe(
+      Layer.provideMerge(VolumeBinderRunning),
       Layer.provideMerge(Layer.mergeAll(KubeApiMemory.layer(), VolumeFsMemory.layer, EventRecorder.layerNoop, PublishedVolumes.layerMemory, TargetLocks.layer))
     )),
     Effect.runPromise

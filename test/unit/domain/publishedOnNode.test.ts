@@ -1,6 +1,6 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
-import { isPublishedOnNodeLabel, publishedOnNodeLabel } from "../../../domain/publishedOnNode.ts"
+import { isPublishedOnNodeLabel, publishedOnNodeLabel, withoutPublishedOnNodeLabels } from "../../../domain/publishedOnNode.ts"
 import { planService } from "../../../domain/listenerPlan/desiredService.ts"
 
 const LABEL_KEY = /^listeners\.stackable\.tech\/[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/
@@ -32,4 +32,9 @@ test("a Listener's Service does not inherit the nodes' published-on labels (a no
     { metadata: { name: "c" }, spec: { serviceType: "NodePort" } } as never
   )
   assert.deepEqual(service, without, "the same Service, fingerprint included")
+})
+
+test("the Service inherits neither the published-on labels nor the node binding of its Listener", () => {
+  const labels = { app: "kafka", "listeners.stackable.tech/on.node-a": "true", "listeners.stackable.tech/bound-node": "node-a" }
+  assert.deepEqual(withoutPublishedOnNodeLabels(labels), { app: "kafka" })
 })

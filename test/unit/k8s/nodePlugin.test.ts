@@ -8,6 +8,7 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
 import { Effect, Layer } from "effect"
+import { VolumeBinderRunning } from "../effects/shared/volumeBinderLayer.ts"
 import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
 import { VolumeFsMemory } from "../../../adapters/VolumeFsMemory.ts"
 import { VolumePublisher } from "../../../csi/programs.ts"
@@ -72,6 +73,6 @@ test("the node plugin over in-memory adapters: publish, an address change refres
     const unlabelled = yield* api.get(Kinds.Listener, { namespace: NAMESPACE, name: "shared" })
     assert.equal(unlabelled.metadata.labels?.[publishedOnNodeLabel(NODE)], undefined)
   }).pipe(
-    Effect.provide(nodePluginLayer({ nodeName: NODE, addressRefreshInterval: "1 hour" }).pipe(Layer.provideMerge(inMemoryAdapters))),
+    Effect.provide(Layer.mergeAll(nodePluginLayer({ nodeName: NODE, addressRefreshInterval: "1 hour" }), VolumeBinderRunning).pipe(Layer.provideMerge(inMemoryAdapters))),
     Effect.scoped
   )))

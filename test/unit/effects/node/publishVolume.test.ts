@@ -1,7 +1,7 @@
 import { test } from "node:test"
 import assert from "node:assert/strict"
-import { Effect, Option } from "effect"
-import { FieldManagers, LISTENER_API_VERSION, mountLabelKey } from "../../../../domain/constants.ts"
+import { Effect, Fiber, Option } from "effect"
+import { BOUND_NODE_LABEL, LISTENER_API_VERSION, mountLabelKey, NODE_PUBLISHED_LABEL, VOLUME_BINDER_FIELD_MANAGER } from "../../../../domain/constants.ts"
 import { Kinds } from "../../../../domain/kinds.ts"
 import { KubeApiMemory } from "../../../../adapters/KubeApiMemory.ts"
 import { KubeApi } from "../../../../effects/shared/KubeApi.ts"
@@ -68,7 +68,8 @@ test("listener-class volume: the Listener, PV and Pod labels are in place before
 
     const listener = yield* api.get(Kinds.Listener, { namespace: NAMESPACE, name: "data-web-0" })
     assert.equal(listener.apiVersion, LISTENER_API_VERSION)
-    assert.deepEqual(listener.metadata.labels, { app: "web", tier: "front" })
+    // The claim's labels, the node's published-on label and the binding: the controller's volume binder made it.
+    assert.deepEqual(listener.metadata.labels, { app: "web", tier: "front", "listeners.stackable.tech/on.node-1": "true", [BOUND_NODE_LABEL]: "node-1" })
     assert.deepEqual(
       listener.metadata.ownerReferences?.map(({ apiVersion, kind, name, uid, controller }) => ({ apiVersion, kind, name, uid, controller })),
       [{ apiVersion: "v1", kind: "PersistentVolume", name: "pvc-1", uid: pv.metadata.uid, controller: undefined }]
@@ -81,7 +82,7 @@ test("listener-class volume: the Listener, PV and Pod labels are in place before
       (spec["ports"] as Array<Record<string, unknown>>).map(({ name, port, protocol }) => ({ name, port, protocol })),
       [{ name: "http", port: 8080, protocol: "TCP" }, { name: "port-9090", port: 9090, protocol: "UDP" }]
     )
-    assert.ok(listener.metadata.managedFields?.some((entry) => entry.manager === FieldManagers.csiNode && entry.operation === "Apply"))
+    assert.deepEqual(listener.metadata.managedFields?.map((entry) => entry.manager), [VOLUME_BINDER_FIELD_MANAGER], "the node plugin never writes it")
 
     const labelledPv = yield* api.get(Kinds.PersistentVolume, { name: "pvc-1" })
     assert.deepEqual(labelledPv.metadata.labels, {
@@ -92,6 +93,7 @@ test("listener-class volume: the Listener, PV and Pod labels are in place before
     const labelledPod = yield* api.get(Kinds.Pod, { namespace: NAMESPACE, name: "web-0" })
     assert.deepEqual(labelledPod.metadata.labels, {
       ...pod.metadata.labels,
+      [NODE_PUBLISHED_LABEL]: "node-1",
       [mountLabelKey(listener.metadata.uid!)]: "data-web-0"
     })
     const fs = yield* VolumeFs
@@ -396,7 +398,9 @@ test("Pod missing → VolumeApiStepFailed (load Pod)", () =>
 
 test("ListenerClass missing → VolumeApiStepFailed (load ListenerClass)", () =>
   runInCluster(Effect.gen(function*() {
-    yield* seedClassVolume
+    yield* seedCluster
+    yield* createVolume({ pvcName: "data-web-0", volumeId: "pvc-1", annotations: { "listeners.stackable.tech/listener-class": "nope" } })
+    yield* createPod({ name: "web-0", nodeName: "node-1", volumes: [{ name: "data", persistentVolumeClaim: { claimName: "data-web-0" } }] })
     yield* expectFailure(
       classVolume({ listener: { _tag: "ListenerClass", className: "nope" } }),
       "VolumeApiStepFailed",
@@ -458,8 +462,6 @@ test("NodePort volume of an unscheduled Pod → PodNotScheduled", () =>
     yield* seedCluster
     yield* createVolume({ pvcName: "data-web-0", volumeId: "pvc-1", annotations: { "listeners.stackable.tech/listener-class": CLASS.pinned } })
     yield* createPod({ name: "web-0", volumes: [{ name: "data", persistentVolumeClaim: { claimName: "data-web-0" } }] })
-    yield* Effect.flip(publishVolume(classVolume()))
-    yield* nodePortsReady
     yield* expectFailure(classVolume(), "PodNotScheduled", "UNAVAILABLE", /Pod default\/web-0 has no spec.nodeName/)
   })))
 
@@ -470,8 +472,6 @@ test("Pod without a volume for the PVC → PodVolumeNotFound", () =>
     yield* fs.mkdir(`${ROOT}/pvc-1`, { recursive: true })
     yield* createVolume({ pvcName: "data-web-0", volumeId: "pvc-1", annotations: { "listeners.stackable.tech/listener-class": CLASS.pinned } })
     yield* createPod({ name: "web-0", nodeName: "node-1", volumes: [{ name: "other", persistentVolumeClaim: { claimName: "else" } }] })
-    yield* Effect.flip(publishVolume(classVolume()))
-    yield* nodePortsReady
     yield* expectFailure(classVolume(), "PodVolumeNotFound", "FAILED_PRECONDITION", /no persistentVolumeClaim or ephemeral volume for PVC data-web-0/)
     assert.equal(yield* fs.entryType(TARGET), undefined)
   })))
@@ -539,15 +539,17 @@ test("a Pod being deleted gets nothing published → PodTerminating: an existing
     assert.equal(yield* fs.entryType(fresh), undefined, "no new target for a terminating Pod")
   })))
 
-test("a changed PVC label is applied to the per-volume Listener on the next publish", () =>
+test("the per-volume Listener gets the claim's labels when it is made; publishing again writes nothing to it", () =>
   runInCluster(Effect.gen(function*() {
     yield* seedClassVolume
     yield* Effect.flip(publishVolume(classVolume()))
     const api = yield* KubeApi
+    const made = yield* api.get(Kinds.Listener, { namespace: NAMESPACE, name: "data-web-0" })
+    assert.equal(made.metadata.labels?.["tier"], "front")
     yield* api.patch(Kinds.PersistentVolumeClaim, { namespace: NAMESPACE, name: "data-web-0" }, { metadata: { labels: { tier: null, zone: "a" } } }, { type: "merge" })
     yield* Effect.flip(publishVolume(classVolume()))
     const listener = yield* api.get(Kinds.Listener, { namespace: NAMESPACE, name: "data-web-0" })
-    assert.deepEqual(listener.metadata.labels, { app: "web", zone: "a" })
+    assert.equal(listener.metadata.resourceVersion, made.metadata.resourceVersion, "a bound Listener is not rewritten")
   })))
 
 // ---- explainable waiting: Events on the Pod and the PVC ---------------------------------
@@ -602,7 +604,14 @@ test("each waiting reason names what is missing and what unblocks it; failures t
     assert.deepEqual(ghost.map((e) => `${e.kind} ${e.reason}`).sort(), ["PersistentVolumeClaim ListenerNotFound", "Pod ListenerNotFound"])
     assert.match(ghost[0]!.note, /Listener default\/ghost, named by the PVC's listeners.stackable.tech\/listener-name annotation, does not exist; create it/)
 
-    const noClass = yield* reasonsAfter(classVolume({ listener: { _tag: "ListenerClass", className: "nope" } }))
+    yield* createVolume({ pvcName: "data-nope", volumeId: "pvc-nope", annotations: { "listeners.stackable.tech/listener-class": "nope" } })
+    yield* createPod({ name: "web-nope", nodeName: "node-1", volumes: [{ name: "data", persistentVolumeClaim: { claimName: "data-nope" } }] })
+    const noClass = yield* reasonsAfter(classVolume({
+      volumeId: "pvc-nope",
+      pod: { namespace: NAMESPACE, name: "web-nope" },
+      listener: { _tag: "ListenerClass", className: "nope" },
+      volumeContext: { ...podContext("web-nope"), "listeners.stackable.tech/listener-class": "nope" }
+    }))
     assert.deepEqual(noClass.map((e) => e.reason), ["ListenerClassNotFound", "ListenerClassNotFound"])
     assert.match(noClass[0]!.note, /ListenerClass nope does not exist; create it/)
 
@@ -695,36 +704,59 @@ test("a failing PV read is reported before a failing Pod read, whichever answers
     assert.equal(error._tag, "VolumeNotBound", error.message)
   })))
 
-test("a first-try publish of a new per-volume Listener sends 7 requests, its 4 writes in the spec's order: no read of the PodListeners a Pod new to the Listener cannot have", () =>
+test("a first-try publish of a new per-volume Listener sends 7 requests, its 4 writes in the spec's order: no create (the controller's binder makes the Listener and PodListeners), no read of the PodListeners a Pod new to the Listener cannot have", () =>
   runInCluster(Effect.gen(function*() {
     yield* seedClassVolume
     const cluster = yield* KubeApiMemory
     const sent: string[] = []
-    // The controller answers at once: the applied Listener comes back with its node ports.
     const api = KubeApi.overriding(cluster.api, {
       get: (kind, ref) => Effect.andThen(Effect.sync(() => sent.push(`get ${kind.kind}`)), cluster.api.get(kind, ref)),
-      apply: (kind, object, options) =>
-        Effect.gen(function*() {
-          sent.push(`apply ${kind.kind}`)
-          const applied = yield* cluster.api.apply(kind, object, options)
-          if (kind.kind !== "Listener") return applied
-          return yield* cluster.api.updateStatus(kind, { ...applied, status: { nodePorts: { http: 30080, "port-9090": 30090 } } })
-        }),
+      apply: (kind, object, options) => Effect.andThen(Effect.sync(() => sent.push(`apply ${kind.kind}`)), cluster.api.apply(kind, object, options)),
       patch: (kind, ref, patch, options) => Effect.andThen(Effect.sync(() => sent.push(`patch ${kind.kind}`)), cluster.api.patch(kind, ref, patch, options)),
       create: (kind, object, options) => Effect.andThen(Effect.sync(() => sent.push(`create ${kind.kind}`)), cluster.api.create(kind, object, options))
     })
+    // The controller answers at once: once the binder has made the Listener, its node ports.
+    const controller = Effect.gen(function*() {
+      for (;;) {
+        const made = cluster.objects(Kinds.Listener, NAMESPACE).find((l) => l.metadata.name === "data-web-0")
+        if (made !== undefined) return yield* cluster.api.updateStatus(Kinds.Listener, { ...made, status: { nodePorts: { http: 30080, "port-9090": 30090 } } })
+        yield* Effect.sleep("2 millis")
+      }
+    })
+    const answering = yield* Effect.forkChild(controller)
     const published = yield* publishVolume(classVolume()).pipe(
       Effect.provideService(KubeApi, api),
       Effect.provideService(NodeView, warmNodeView(cluster))
     )
+    yield* Fiber.join(answering)
     assert.equal(published.tree, "created")
     assert.deepEqual(sent.slice(0, 3).sort(), ["get PersistentVolume", "get PersistentVolumeClaim", "get Pod"])
-    assert.deepEqual(sent.slice(3), ["apply Listener", "patch PersistentVolume", "patch Pod", "create PodListeners"])
+    // PV labels, the mark (the binder acts on it), the mount label, the PodListeners entry.
+    assert.deepEqual(sent.slice(3), ["patch PersistentVolume", "patch Pod", "patch Pod", "patch PodListeners"])
 
-    // Published again (the kubelet after a node restart): the Pod has its label, so the
+    // Published again (the kubelet after a node restart): the Pod has its labels, so the
     // PodListeners entry is read and found right — no write at all.
     sent.length = 0
     yield* VolumeFs.pipe(Effect.flatMap((fs) => fs.removeTree(TARGET)))
     yield* publishVolume(classVolume()).pipe(Effect.provideService(KubeApi, api), Effect.provideService(NodeView, warmNodeView(cluster)))
     assert.deepEqual(sent.slice(3), ["get PodListeners"], sent.join(", "))
+  })))
+
+test("the node plugin waits for the binder, and fails UNAVAILABLE naming the binding when none comes", () =>
+  runInCluster(Effect.gen(function*() {
+    yield* seedClassVolume
+    const cluster = yield* KubeApiMemory
+    // A Listener of the claim's name bound to another node (as after a move the binder has not seen yet).
+    const pv = cluster.objects(Kinds.PersistentVolume).find((p) => p.metadata.name === "pvc-1")!
+    yield* cluster.api.create(Kinds.Listener, {
+      apiVersion: LISTENER_API_VERSION,
+      kind: "Listener",
+      metadata: { name: "data-web-0", namespace: NAMESPACE, labels: { [BOUND_NODE_LABEL]: "node-2" }, ownerReferences: [{ apiVersion: "v1", kind: "PersistentVolume", name: "pvc-1", uid: pv.metadata.uid! }] },
+      spec: { className: CLASS.pinned, ports: [] }
+    })
+    // The binder re-binds it to the Pod's node; the publish gets past the wait (to the node ports).
+    const error = yield* Effect.flip(publishVolume(classVolume()))
+    assert.equal(error._tag, "ListenerAddressesNotReady", error.message)
+    const listener = yield* cluster.api.get(Kinds.Listener, { namespace: NAMESPACE, name: "data-web-0" })
+    assert.equal(listener.metadata.labels?.[BOUND_NODE_LABEL], "node-1")
   })))

@@ -11,6 +11,7 @@ import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Deferred, Effect, Fiber, Layer, Ref, References } from "effect"
+import { VolumeBinderRunning } from "../shared/volumeBinderLayer.ts"
 import { KubeApiMemory } from "../../../../adapters/KubeApiMemory.ts"
 import { VolumeFsMemory } from "../../../../adapters/VolumeFsMemory.ts"
 import { PublishedVolumesFiles } from "../../../../adapters/PublishedVolumesFiles.ts"
@@ -64,7 +65,7 @@ const onNode = (backend: Backend, seed: number, body: (node: Node) => Effect.Eff
   try {
     const interleaving = interleavingVolumeFs(base.fs, seed)
     const infrastructure = Layer.mergeAll(KubeApiMemory.layer(), Layer.succeed(VolumeFs, interleaving.fs), EventRecorder.layerNoop)
-    const node = Layer.mergeAll(PublishedVolumesFiles.layer(`${base.root}/state`), TargetLocks.layer).pipe(Layer.provideMerge(infrastructure))
+    const node = Layer.mergeAll(PublishedVolumesFiles.layer(`${base.root}/state`), TargetLocks.layer, VolumeBinderRunning).pipe(Layer.provideMerge(infrastructure))
     const target = `${base.root}/pods/p2/volumes/kubernetes.io~csi/pvc-2/mount`
     const request = sharedListenerPublish(target)
     await Effect.runPromise(body({ target, request, interleaving }).pipe(

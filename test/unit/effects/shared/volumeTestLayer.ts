@@ -1,6 +1,7 @@
 /**
  * The layers the volume program tests run on: the in-memory Kubernetes API, the
- * in-memory volume filesystem and an Event recorder writing to that API, fresh for every test; plus a reader that turns a volume
+ * in-memory volume filesystem, an Event recorder writing to that API and the controller's
+ * volume binder (which the node plugin's publish waits for), fresh for every test; plus a reader that turns a volume
  * tree into a flat record for whole-tree assertions.
  */
 import { Effect, Layer } from "effect"
@@ -11,6 +12,7 @@ import { VolumeFsMemory } from "../../../../adapters/VolumeFsMemory.ts"
 import type { KubeApi } from "../../../../effects/shared/KubeApi.ts"
 import { VolumeFs } from "../../../../effects/shared/VolumeFs.ts"
 import type { VolumeFsError } from "../../../../effects/shared/VolumeFs.ts"
+import { VolumeBinderRunning } from "./volumeBinderLayer.ts"
 
 /** Events go to the in-memory API server, one write per occurrence (no throttling), so tests can read them. */
 const events = EventRecorderKube.layer({ reportingController: "test/csi-node", reportingInstance: "node-1", seriesWriteInterval: 0 })
@@ -18,7 +20,7 @@ const events = EventRecorderKube.layer({ reportingController: "test/csi-node", r
 export const runInCluster = <A, E>(effect: Effect.Effect<A, E, KubeApi | KubeApiMemory | VolumeFs | EventRecorder>): Promise<void> =>
   Effect.runPromise(effect.pipe(
     Effect.asVoid,
-    Effect.provide(Layer.provideMerge(events, Layer.merge(KubeApiMemory.layer(), VolumeFsMemory.layer)))
+    Effect.provide(Layer.provideMerge(Layer.merge(events, VolumeBinderRunning), Layer.merge(KubeApiMemory.layer(), VolumeFsMemory.layer)))
   ))
 
 /** Every entry under `root`, links not followed: `{ "a/": "dir", "a/x": "contents", "l": "-> target" }`. */

@@ -1,0 +1,130 @@
+/**
+ * The volume binder (effects/controller/bindPodVolumes.ts) wired into the controller runtime.
+ *
+ * Primary: Pods the node plugins marked (`NODE_PUBLISHED_LABEL`, a label selector: only Pods
+ * with listener volumes, however many Pods the cluster runs), slimmed to what the binder reads.
+ * Caches and what a change of each enqueues:
+ * - listener-labelled PersistentVolumes (the node plugin labels the PV before it marks the
+ *   Pod, but the two watches may deliver in either order) → the marked Pods mounting its claim;
+ * - bound per-volume Listeners (`BOUND_NODE_LABEL`) → the Pods mounting the claim of that name;
+ * - bound PodListeners → their owning Pod.
+ * Only bound objects are cached: a miss is "missing or unbound", which the reconcile settles
+ * with one create (or a patch when it exists). Runs in the controller role beside the
+ * Listener controller, behind the same leader election (k8s/reconcilers.ts).
+ */
+import { Effect } from "effect"
+import { BOUND_NODE_LABEL, NODE_PUBLISHED_LABEL, PV_LABEL_LISTENER_NAME, PV_LABEL_LISTENER_NAMESPACE } from "../domain/constants.ts"
+import { Kinds } from "../domain/kinds.ts"
+import { claimNamesOf } from "../domain/volumeBinding.ts"
+import type { BindingPod } from "../domain/volumeBinding.ts"
+import { bindPodVolumes } from "../effects/controller/bindPodVolumes.ts"
+import type { BinderView } from "../effects/controller/bindPodVolumes.ts"
+import { Action } from "../effects/shared/action.ts"
+import type { KubeApiError, KubeObject, ObjectRef } from "../effects/shared/KubeApi.ts"
+import { makeController } from "./runtime/controller.ts"
+import { refOf } from "./runtime/objectRef.ts"
+import type { Indexer } from "./runtime/store.ts"
+
+const CLAIM_INDEX = "claim"
+
+const record = (value: unknown): Record<string, unknown> =>
+  typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {}
+
+/** Keeps what the binder reads of a Pod: identity, node, the marker, its claims and container ports. */
+export const slimMarkedPod = (pod: KubeObject): KubeObject => {
+  const spec = record(pod["spec"])
+  const containers = Array.isArray(spec["containers"]) ? spec["containers"].map(record) : []
+  const volumes = Array.isArray(spec["volumes"]) ? spec["volumes"].map(record) : []
+  const marker = pod.metadata.labels?.[NODE_PUBLISHED_LABEL]
+  return {
+    apiVersion: pod.apiVersion,
+    kind: pod.kind,
+    metadata: {
+      name: pod.metadata.name,
+      namespace: pod.metadata.namespace,
+      uid: pod.metadata.uid,
+      resourceVersion: pod.metadata.resourceVersion,
+      creationTimestamp: pod.metadata.creationTimestamp,
+      ...(pod.metadata.deletionTimestamp !== undefined ? { deletionTimestamp: pod.metadata.deletionTimestamp } : {}),
+      ...(marker !== undefined ? { labels: { [NODE_PUBLISHED_LABEL]: marker } } : {})
+    },
+    spec: {
+      nodeName: spec["nodeName"],
+      containers: containers.map((container) => ({ ports: container["ports"] })),
+      volumes: volumes.map((volume) => ({
+        name: volume["name"],
+        ...(volume["persistentVolumeClaim"] !== undefined ? { persistentVolumeClaim: { claimName: record(volume["persistentVolumeClaim"])["claimName"] } } : {}),
+        ...(volume["ephemeral"] !== undefined ? { ephemeral: {} } : {})
+      }))
+    }
+  }
+}
+
+const claimIndexer: Indexer = (pod) => {
+  try {
+    return claimNamesOf(pod as unknown as BindingPod).map((claim) => `${pod.metadata.namespace ?? ""}/${claim}`)
+  } catch {
+    return []
+  }
+}
+
+const claimOfVolume: Indexer = (pv) => {
+  const claimRef = record(record(pv["spec"])["claimRef"])
+  return typeof claimRef["namespace"] === "string" && typeof claimRef["name"] === "string" ? [`${claimRef["namespace"]}/${claimRef["name"]}`] : []
+}
+
+const podOwnerOf = (object: KubeObject): ReadonlyArray<ObjectRef> =>
+  (object.metadata.ownerReferences ?? []).filter((owner) => owner.kind === "Pod").map((owner) => ({ namespace: object.metadata.namespace, name: owner.name }))
+
+/** Builds the binder (caches start filling in the current scope); `run` reconciles and never returns. */
+export const makeVolumeBinder = Effect.gen(function*() {
+  const controller = yield* makeController({
+    name: "volume-binder",
+    primary: { kind: Kinds.Pod, labelSelector: NODE_PUBLISHED_LABEL, transform: slimMarkedPod, indexes: { [CLAIM_INDEX]: claimIndexer } },
+    watches: {
+      volumes: {
+        kind: Kinds.PersistentVolume,
+        labelSelector: `${PV_LABEL_LISTENER_NAMESPACE},${PV_LABEL_LISTENER_NAME}`,
+        indexes: { [CLAIM_INDEX]: claimOfVolume }
+      },
+      listeners: { kind: Kinds.Listener, labelSelector: BOUND_NODE_LABEL },
+      podListeners: { kind: Kinds.PodListeners, labelSelector: BOUND_NODE_LABEL }
+    },
+    mappers: ({ primary }) => {
+      const podsOfClaim = (key: string) => Effect.map(primary.listBy(CLAIM_INDEX, key), (pods) => pods.map(refOf))
+      return {
+        volumes: (pv) => Effect.map(Effect.forEach(claimOfVolume(pv), podsOfClaim), (refs) => refs.flat()),
+        listeners: (listener) => podsOfClaim(`${listener.metadata.namespace ?? ""}/${listener.metadata.name ?? ""}`),
+        podListeners: (podListeners) => Effect.succeed(podOwnerOf(podListeners))
+      }
+    }
+  })
+  const { volumes, listeners, podListeners } = controller.stores
+  const view: BinderView = {
+    boundPodListeners: (namespace, name) => podListeners.get({ namespace, name }),
+    boundListener: (namespace, name) => listeners.get({ namespace, name }),
+    volumesOfClaim: (namespace, claim) => volumes.listBy(CLAIM_INDEX, `${namespace}/${claim}`),
+    podsOfClaim: (namespace, claim) => controller.primary.listBy(CLAIM_INDEX, `${namespace}/${claim}`),
+    written: (object) => {
+      switch (object.kind) {
+        case Kinds.Listener.kind:
+          return Effect.asVoid(listeners.writeThrough(object))
+        case Kinds.PodListeners.kind:
+          return Effect.asVoid(podListeners.writeThrough(object))
+        default:
+          return Effect.void
+      }
+    }
+  }
+
+  const reconcile = (pod: KubeObject) => Effect.as(bindPodVolumes(view, pod), Action.awaitChange)
+  const errorPolicy = (error: KubeApiError, pod: KubeObject) =>
+    Effect.as(
+      Effect.logWarning(`binding the listener objects of Pod ${pod.metadata.namespace}/${pod.metadata.name} failed, retrying: ${error.reason}: ${error.message}`),
+      Action.retryWithBackoff
+    )
+
+  /** The reconcile loop; never returns. */
+  const run = controller.run({ reconcile, errorPolicy, concurrency: 4 })
+  return { controller, view, run } as const
+})

@@ -1,0 +1,105 @@
+// The controller's volume binder (k8s/volumeBinder.ts) on the in-memory API server: what it
+// binds, re-binds and leaves alone (docs/security.md). Its pure decisions: test/unit/domain/volumeBinding.test.ts.
+import { test } from "node:test"
+import assert from "node:assert/strict"
+import { Effect, Option } from "effect"
+import { BOUND_NODE_LABEL, LISTENER_API_VERSION, NODE_PUBLISHED_LABEL } from "../../../../domain/constants.ts"
+import { Kinds } from "../../../../domain/kinds.ts"
+import { KubeApiMemory } from "../../../../adapters/KubeApiMemory.ts"
+import { getOption, KubeApi } from "../../../../effects/shared/KubeApi.ts"
+import type { KubeObject } from "../../../../effects/shared/KubeApi.ts"
+import { CLASS, createPod, createVolume, NAMESPACE, seedCluster } from "../shared/volumeFixtures.ts"
+import { runInCluster } from "../shared/volumeTestLayer.ts"
+
+const CLAIM = "data-web-0"
+
+/** PV pvc-1 (listener-class, labelled as the node plugin labels it) and Pod web-0 on `node` mounting it. */
+const seed = (node: string) =>
+  Effect.gen(function*() {
+    yield* seedCluster
+    const { pv } = yield* createVolume({ pvcName: CLAIM, volumeId: "pvc-1", annotations: { "listeners.stackable.tech/listener-class": CLASS.nodePort } })
+    const api = yield* KubeApi
+    const labelled = yield* api.patch(Kinds.PersistentVolume, { name: "pvc-1" }, {
+      metadata: { labels: { "listeners.stackable.tech/listener-namespace": NAMESPACE, "listeners.stackable.tech/listener-name": CLAIM } }
+    }, { type: "merge" })
+    const pod = yield* createPod({ name: "web-0", nodeName: node, volumes: [{ name: "data", persistentVolumeClaim: { claimName: CLAIM } }] })
+    return { pv: labelled ?? pv, pod }
+  })
+
+const markPod = (pod: KubeObject, node: string) =>
+  KubeApi.use((api) => api.patch(Kinds.Pod, { namespace: NAMESPACE, name: pod.metadata.name ?? "" }, { metadata: { labels: { [NODE_PUBLISHED_LABEL]: node } } }, { type: "merge" }))
+
+/** Polls until `check` holds for the object (the binder runs beside the test). */
+const until = (kind: typeof Kinds.Listener | typeof Kinds.PodListeners, name: string, check: (object: KubeObject) => boolean) =>
+  Effect.gen(function*() {
+    const api = yield* KubeApi
+    for (let i = 0; i < 200; i++) {
+      const live = yield* getOption(api.get(kind, { namespace: NAMESPACE, name }))
+      if (Option.isSome(live) && check(live.value)) return live.value
+      yield* Effect.sleep("10 millis")
+    }
+    return assert.fail(`${kind.kind} ${name} never satisfied the check`)
+  })
+
+test("re-binding moves the node's published-on label too: the old node's watch no longer sees the Listener", () =>
+  runInCluster(Effect.gen(function*() {
+    const { pv, pod } = yield* seed("node-1")
+    const api = yield* KubeApi
+    yield* api.create(Kinds.Listener, {
+      apiVersion: LISTENER_API_VERSION,
+      kind: "Listener",
+      metadata: {
+        name: CLAIM,
+        namespace: NAMESPACE,
+        labels: { [BOUND_NODE_LABEL]: "node-2", "listeners.stackable.tech/on.node-2": "true", team: "a" },
+        ownerReferences: [{ apiVersion: "v1", kind: "PersistentVolume", name: "pvc-1", uid: pv.metadata.uid! }]
+      },
+      spec: { className: CLASS.nodePort, ports: [{ name: "old", port: 1 }], publishNotReadyAddresses: true }
+    })
+    yield* markPod(pod, "node-1")
+    const rebound = yield* until(Kinds.Listener, CLAIM, (l) => l.metadata.labels?.[BOUND_NODE_LABEL] === "node-1")
+    assert.deepEqual(rebound.metadata.labels, { [BOUND_NODE_LABEL]: "node-1", "listeners.stackable.tech/on.node-1": "true", team: "a" })
+    assert.deepEqual((rebound["spec"] as { ports: unknown }).ports, [
+      { name: "http", port: 8080, protocol: "TCP" },
+      { name: "port-9090", port: 9090, protocol: "UDP" }
+    ], "the ports of the Pod that now mounts it")
+    yield* until(Kinds.PodListeners, `pod-${pod.metadata.uid}`, (p) => p.metadata.labels?.[BOUND_NODE_LABEL] === "node-1")
+  })))
+
+test("a Listener of the claim's name that the volume does not own is never bound (the user's, not the volume's)", () =>
+  runInCluster(Effect.gen(function*() {
+    const { pod } = yield* seed("node-1")
+    const api = yield* KubeApi
+    const foreign = yield* api.create(Kinds.Listener, {
+      apiVersion: LISTENER_API_VERSION,
+      kind: "Listener",
+      metadata: { name: CLAIM, namespace: NAMESPACE },
+      spec: { className: CLASS.nodePort, ports: [] }
+    })
+    yield* markPod(pod, "node-1")
+    // The PodListeners is bound; the foreign Listener stays as it was.
+    yield* until(Kinds.PodListeners, `pod-${pod.metadata.uid}`, (p) => p.metadata.labels?.[BOUND_NODE_LABEL] === "node-1")
+    yield* Effect.sleep("100 millis")
+    const after = yield* api.get(Kinds.Listener, { namespace: NAMESPACE, name: CLAIM })
+    assert.equal(after.metadata.resourceVersion, foreign.metadata.resourceVersion)
+  })))
+
+test("an unmarked Pod, a Pod being deleted and a shared volume's Listener get nothing from the binder", () =>
+  runInCluster(Effect.gen(function*() {
+    const { pod } = yield* seed("node-1")
+    const cluster = yield* KubeApiMemory
+    yield* Effect.sleep("100 millis")
+    assert.equal(cluster.objects(Kinds.PodListeners, NAMESPACE).length, 0, "not marked: nothing")
+    // A shared volume (listener-name): the PodListeners only, no per-volume Listener.
+    yield* createVolume({ pvcName: "shared-claim", volumeId: "pvc-2", annotations: { "listeners.stackable.tech/listener-name": "shared" } })
+    const api = yield* KubeApi
+    yield* api.patch(Kinds.PersistentVolume, { name: "pvc-2" }, {
+      metadata: { labels: { "listeners.stackable.tech/listener-namespace": NAMESPACE, "listeners.stackable.tech/listener-name": "shared" } }
+    }, { type: "merge" })
+    const web1 = yield* createPod({ name: "web-1", nodeName: "node-2", volumes: [{ name: "data", persistentVolumeClaim: { claimName: "shared-claim" } }] })
+    yield* markPod(web1, "node-2")
+    yield* until(Kinds.PodListeners, `pod-${web1.metadata.uid}`, (p) => p.metadata.labels?.[BOUND_NODE_LABEL] === "node-2")
+    yield* Effect.sleep("100 millis")
+    assert.deepEqual(cluster.objects(Kinds.Listener, NAMESPACE).map((l) => l.metadata.name), [], "no Listener for a shared volume")
+    void pod
+  })))
