@@ -15,6 +15,7 @@
 import { Effect } from "effect"
 import { BOUND_NODE_LABEL, NODE_PUBLISHED_LABEL, PV_LABEL_LISTENER_NAME, PV_LABEL_LISTENER_NAMESPACE } from "../domain/constants.ts"
 import { Kinds } from "../domain/kinds.ts"
+import { jsonEquals } from "../domain/listenerPlan/json.ts"
 import { claimNamesOf } from "../domain/volumeBinding.ts"
 import type { BindingPod } from "../domain/volumeBinding.ts"
 import { bindPodVolumes } from "../effects/controller/bindPodVolumes.ts"
@@ -23,9 +24,12 @@ import { Action } from "../effects/shared/action.ts"
 import type { KubeApiError, KubeObject, ObjectRef } from "../effects/shared/KubeApi.ts"
 import { makeController } from "./runtime/controller.ts"
 import { refOf } from "./runtime/objectRef.ts"
-import type { Indexer } from "./runtime/store.ts"
+import type { Change, Indexer } from "./runtime/store.ts"
 
 const CLAIM_INDEX = "claim"
+
+const withoutVersion = (object: KubeObject | undefined): unknown =>
+  object === undefined ? undefined : { ...object, metadata: { ...object.metadata, resourceVersion: undefined } }
 
 const record = (value: unknown): Record<string, unknown> =>
   typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {}
@@ -80,7 +84,14 @@ const podOwnerOf = (object: KubeObject): ReadonlyArray<ObjectRef> =>
 export const makeVolumeBinder = Effect.gen(function*() {
   const controller = yield* makeController({
     name: "volume-binder",
-    primary: { kind: Kinds.Pod, labelSelector: NODE_PUBLISHED_LABEL, transform: slimMarkedPod, indexes: { [CLAIM_INDEX]: claimIndexer } },
+    primary: {
+      kind: Kinds.Pod,
+      labelSelector: NODE_PUBLISHED_LABEL,
+      transform: slimMarkedPod,
+      indexes: { [CLAIM_INDEX]: claimIndexer },
+      // A Pod's status updates (readiness, restarts) change nothing the binder reads.
+      shouldEnqueue: (change: Change) => !jsonEquals(withoutVersion(change.previous), withoutVersion(change.current))
+    },
     watches: {
       volumes: {
         kind: Kinds.PersistentVolume,
