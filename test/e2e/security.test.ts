@@ -7,7 +7,7 @@
 // against the RBAC rules the chart gave it.
 import assert from "node:assert/strict"
 import { after, before, describe, test } from "node:test"
-import { LISTENER_API_VERSION } from "../../domain/constants.ts"
+import { LISTENER_API_VERSION, mountLabelKey } from "../../domain/constants.ts"
 import { createNamespace, eventually, KubeClient } from "../envtest/kubeClient.ts"
 import type { KubeObject } from "../envtest/kubeClient.ts"
 import { readyPod as readyPodIn } from "../envtest/localCluster.ts"
@@ -295,6 +295,11 @@ describe("security: a stolen node credential, class namespaces, least privilege"
         write: () => patchPod(victimB, { [mount]: "x" }) },
       { what: "a foreign label on a Pod of node-a", refusedBy: policy(`may change only the labels listener\\.stackable\\.tech/mnt\\.\\* and ${NODE_PUBLISHED} of a Pod; it changed app\\.kubernetes\\.io/role of Pod ${NS}/own-a`),
         write: () => patchPod(ownA, { "app.kubernetes.io/role": "admin" }) },
+      // The Service of a Listener selects the Pods with its mount label (mnt.<Listener uid>:
+      // <Listener name>); node-a may put mount labels on its own Pods, and reads every Listener's uid.
+      { what: "put the mount label of node-b's Listener on node-a's own Pod (to join that Listener's Service)",
+        refusedBy: policy(`may .*${MOUNT_PREFIX.replaceAll(".", "\\.")}`),
+        write: () => patchPod(ownA, { [mountLabelKey(victimRecords.openListener.metadata.uid!)]: "victim-b-open-listener" }) },
       { what: "the node-published marker of node-a's Pod set to node-b", refusedBy: policy(`may set ${NODE_PUBLISHED} of Pod ${NS}/own-a only to its own node name, not node-b`),
         write: () => patchPod(ownA, { [NODE_PUBLISHED]: "node-b" }) },
       { what: "create a Pod", refusedBy: cannot("create", "pods"),
@@ -371,6 +376,11 @@ describe("security: a stolen node credential, class namespaces, least privilege"
     assert.deepEqual(openListener.spec, victimRecords.openListener.spec)
     assert.deepEqual(openListener.metadata.labels, victimRecords.openListener.metadata.labels)
     assert.equal(await kube.getOrUndefined(`${LISTENERS}/namespaces/${NS}/podlisteners/pod-${plainB.metadata.uid}`), undefined, "no PodListeners forged for plain-b")
+    // node-b's Service still sends its traffic only to node-b's Pod.
+    const victimIp = (await kube.get(`/api/v1/namespaces/${NS}/pods/victim-b-open`)).status?.["podIP"]
+    const slices = await kube.list(`/apis/discovery.k8s.io/v1/namespaces/${NS}/endpointslices`, { labelSelector: "kubernetes.io/service-name=victim-b-open-listener" })
+    const endpoints = slices.items.flatMap((slice) => ((slice["endpoints"] ?? []) as Array<{ addresses: string[] }>).flatMap((e) => e.addresses))
+    assert.deepEqual(endpoints, [victimIp], "victim-b-open-listener's Service selects only victim-b-open")
 
     // The positive control: node-a's own objects stay writable with the same token, as its
     // plugin writes them (a refresh of its PodListeners entry, its Listener's ports, its Pod's
