@@ -7,7 +7,7 @@
 // against the RBAC rules the chart gave it.
 import assert from "node:assert/strict"
 import { after, before, describe, test } from "node:test"
-import { LISTENER_API_VERSION } from "../../domain/constants.ts"
+import { LISTENER_API_VERSION, mountLabelKey } from "../../domain/constants.ts"
 import { createNamespace, eventually, KubeClient } from "../envtest/kubeClient.ts"
 import type { KubeObject } from "../envtest/kubeClient.ts"
 import { readyPod as readyPodIn } from "../envtest/localCluster.ts"
@@ -26,6 +26,8 @@ const WAIT = { timeoutMs: 240_000, intervalMs: 1000 }
 const LISTENERS = `/apis/${LISTENER_API_VERSION}`
 const MOUNT_PREFIX = "listener.stackable.tech/mnt."
 const CSI_NODE_MANAGER = "listeners.stackable.tech_csi-node"
+const BOUND_NODE = "listeners.stackable.tech/bound-node"
+const NODE_PUBLISHED = "listeners.stackable.tech/node-published"
 const CONTROLLER_USER = `system:serviceaccount:${OPERATOR_NAMESPACE}:${RELEASE}-controller`
 const NODE_USER = `system:serviceaccount:${OPERATOR_NAMESPACE}:${RELEASE}-node`
 
@@ -89,6 +91,12 @@ const NOT_EXERCISED: Readonly<Record<string, Readonly<Record<string, string>>>> 
   }
 }
 
+/** A Pod of the suite's image without a listener volume. */
+const plainPod = (name: string, node: string) => {
+  const pod = ephemeralPod(name, NS, "sec-cluster", node)
+  return { ...pod, spec: { ...pod.spec, volumes: [], containers: pod.spec.containers.map(({ volumeMounts: _, ...container }) => container) } }
+}
+
 describe("security: a stolen node credential, class namespaces, least privilege", { timeout: 1_800_000 }, () => {
   let operator: OperatorCluster
   let kube: KubeClient
@@ -124,16 +132,18 @@ describe("security: a stolen node credential, class namespaces, least privilege"
   }
 
   before(async () => {
-    // With the opt-in PodListeners check, so that every node restriction is on.
-    operator = await startOperatorCluster({ nodes: NODES, log, auditLog: "all", values: ["nodeAdmissionPolicy.podListenersByPod=true"] })
+    // The chart's defaults: what most users run.
+    operator = await startOperatorCluster({ nodes: NODES, log, auditLog: "all" })
     kube = operator.cluster.kube
     for (const ns of [NS, KAFKA_NS, TEAM_NS]) await createNamespace(kube, ns)
     await kube.create(`${LISTENERS}/listenerclasses`, listenerClass("sec-pinned", { serviceType: "NodePort", pinnedNodePorts: true }))
     await kube.create(`${LISTENERS}/listenerclasses`, listenerClass("sec-kafka", { serviceType: "ClusterIP", allowedNamespaces: ["kafka-*"] }))
     await kube.create(`${LISTENERS}/listenerclasses`, listenerClass("sec-cluster", { serviceType: "ClusterIP" }))
-    for (const [name, node] of [["own-a", "node-a"], ["victim-b", "node-b"]] as const) {
-      await kube.create(`/api/v1/namespaces/${NS}/pods`, ephemeralPod(name, NS, "sec-pinned", node))
+    for (const [name, node, className] of [["own-a", "node-a", "sec-pinned"], ["victim-b", "node-b", "sec-pinned"], ["victim-b-open", "node-b", "sec-cluster"]] as const) {
+      await kube.create(`/api/v1/namespaces/${NS}/pods`, ephemeralPod(name, NS, className, node))
     }
+    // A Pod on node-b with no listener volume: nobody has written its PodListeners.
+    await kube.create(`/api/v1/namespaces/${NS}/pods`, plainPod("plain-b", "node-b"))
   })
 
   after(async () => {
@@ -245,18 +255,24 @@ describe("security: a stolen node credential, class namespaces, least privilege"
     assert.equal(me.status.userInfo.username, NODE_USER)
     assert.deepEqual(me.status.userInfo.extra?.["authentication.kubernetes.io/node-name"], ["node-a"])
 
+    // The victims on node-b: victim-b (pinned NodePort class), victim-b-open (ClusterIP: a
+    // volume the policy cannot place by its PV), plain-b (no listener volume, so no PodListeners yet).
+    for (const name of ["victim-b-open", "own-a"]) await readyPod(NS, name)
     const ownA = await kube.get(`/api/v1/namespaces/${NS}/pods/own-a`)
     const victimB = await kube.get(`/api/v1/namespaces/${NS}/pods/victim-b`)
+    const plainB = await kube.get(`/api/v1/namespaces/${NS}/pods/plain-b`)
     const pvA = await pvOf(NS, "own-a")
     const pvB = await pvOf(NS, "victim-b")
+    const pvBOpen = await pvOf(NS, "victim-b-open")
+    const podListenersOf = (pod: KubeObject) => `${LISTENERS}/namespaces/${NS}/podlisteners/pod-${pod.metadata.uid}`
+    const listenerPath = (namespace: string, name: string) => `${LISTENERS}/namespaces/${namespace}/listeners/${name}`
+    const victimRecords = {
+      podListeners: await eventually("victim-b's PodListeners", () => kube.getOrUndefined<KubeObject>(podListenersOf(victimB)), WAIT),
+      openListener: await kube.get(listenerPath(NS, "victim-b-open-listener"))
+    }
     const mount = `${MOUNT_PREFIX}0123456789abcdef0123456789abcdef`
-    const patchPod = (pod: KubeObject, labels: Record<string, string>) =>
+    const patchPod = (pod: KubeObject, labels: Record<string, string | null>) =>
       attacker.patch(`/api/v1/namespaces/${NS}/pods/${pod.metadata.name}`, { metadata: { labels } }, "merge")
-
-    assert.match(await refused("patch a Pod on node-b", () => patchPod(victimB, { [mount]: "x" })),
-      /the node plugin of node node-a may write only Pods scheduled to it; Pod sec\/victim-b is on node node-b/u)
-    assert.match(await refused("a foreign label on a Pod of node-a", () => patchPod(ownA, { "app.kubernetes.io/role": "admin" })),
-      /may change only the labels listener\.stackable\.tech\/mnt\.\* of a Pod/u)
     const perVolume = (namespace: string, name: string, className: string, owner: KubeObject, spec: Record<string, unknown> = {}) => ({
       apiVersion: LISTENER_API_VERSION,
       kind: "Listener",
@@ -264,32 +280,119 @@ describe("security: a stolen node credential, class namespaces, least privilege"
       spec: { className, ports: [{ name: "http", port: 8080 }], ...spec }
     })
     const apply = (body: ReturnType<typeof perVolume>) =>
-      attacker.patch(`${LISTENERS}/namespaces/${body.metadata.namespace}/listeners/${body.metadata.name}`, body, "apply", { fieldManager: CSI_NODE_MANAGER, force: true })
-    assert.match(await refused("a Listener in a namespace with no volume on node-a", () => apply(perVolume(TEAM_NS, "exposed", "sec-pinned", pvA))),
-      /may write Listener team\/exposed only as the per-volume Listener of PersistentVolume/u)
-    assert.match(await refused("a Listener with no volume at all", () =>
-      attacker.create(`${LISTENERS}/namespaces/${TEAM_NS}/listeners`, { ...perVolume(TEAM_NS, "exposed", "sec-pinned", pvA), metadata: { name: "exposed", namespace: TEAM_NS } })),
-      /may write only per-volume Listeners/u)
-    assert.match(await refused("a Listener whose extraPodSelectorLabels select someone else's Pods", () =>
-      apply(perVolume(NS, "own-a-listener", "sec-pinned", pvA, { extraPodSelectorLabels: { app: "victim-b" } }))),
-      /may not set extraPodSelectorLabels or objectOverrides/u)
-    assert.match(await refused("PodListeners of a Pod on node-b", () =>
-      attacker.patch(`${LISTENERS}/namespaces/${NS}/podlisteners/pod-${victimB.metadata.uid}`,
-        { spec: { listeners: { listener: { scope: "Node", ingressAddresses: [{ address: "198.51.100.66", addressType: "IP", ports: { http: 443 } }] } } } }, "merge")),
-      /may write only PodListeners of Pods scheduled to it; Pod sec\/victim-b is on node node-b/u)
-    assert.match(await refused("label a PV of node-b", () =>
-      attacker.patch(`/api/v1/persistentvolumes/${pvB.metadata.name}`, { metadata: { labels: { "listeners.stackable.tech/listener-name": "own-a-listener" } } }, "merge")),
-      /it is pinned to another node/u)
-    // Nor may it switch its own Listener to another class (here one not allowed in sec):
-    // the volume names the class.
-    assert.match(await refused("the node plugin switching its Listener's class", () => apply(perVolume(NS, "own-a-listener", "sec-kafka", pvA))),
-      /may not change the class|ListenerClass sec-kafka may not be used in namespace sec|name the Listener class in its volume context/u)
-    // Reads and writes RBAC never gave the node role.
-    assert.match(await refused("read Secrets", () => attacker.list(`/api/v1/namespaces/${OPERATOR_NAMESPACE}/secrets`)), /forbidden/u)
-    assert.match(await refused("delete a Service", () => attacker.delete(`/api/v1/namespaces/${KAFKA_NS}/services/broker-listener`)), /forbidden/u)
+      attacker.patch(listenerPath(body.metadata.namespace, body.metadata.name), body, "apply", { fieldManager: CSI_NODE_MANAGER, force: true })
+    const forgedAddress = { listener: { scope: "Node", ingressAddresses: [{ address: "198.51.100.66", addressType: "IP", ports: { http: 443 } }] } }
+    const cannot = (verb: string, resource: string) => new RegExp(`User "${NODE_USER}" cannot ${verb} resource "${resource.replace("/", "\\/")}"`, "u")
+    // The node policy (<release>-node-writes): objects bound to another node, a changed binding, any create.
+    const policy = (rule: string) => new RegExp(`ValidatingAdmissionPolicy '${RELEASE}-node-writes' with binding '${RELEASE}-node-writes' denied request: the node plugin of node node-a ${rule}`, "u")
+    const boundTo = (kind: string, name: string, node: string) =>
+      policy(`may update only objects bound to its node \\(${BOUND_NODE}\\); ${kind} ${NS}/${name} is bound to node ${node}`)
+    const bindingChange = (kind: string, name: string) => policy(`may not change ${BOUND_NODE} of ${kind} ${NS}/${name} \\(only the controller binds an object to a node\\)`)
+    /** Each write an attacker with node-a's token could try, and what refuses it (docs/security.md's threat table). */
+    const attempts: ReadonlyArray<{ readonly what: string; readonly refusedBy: RegExp; readonly write: () => Promise<unknown> }> = [
+      // Pods
+      { what: "label a Pod on node-b", refusedBy: /the node plugin of node node-a may write only Pods scheduled to it; Pod sec\/victim-b is on node node-b/u,
+        write: () => patchPod(victimB, { [mount]: "x" }) },
+      { what: "a foreign label on a Pod of node-a", refusedBy: policy(`may change only the labels listener\\.stackable\\.tech/mnt\\.\\* and ${NODE_PUBLISHED} of a Pod; it changed app\\.kubernetes\\.io/role of Pod ${NS}/own-a`),
+        write: () => patchPod(ownA, { "app.kubernetes.io/role": "admin" }) },
+      // The Service of a Listener selects the Pods with its mount label (mnt.<Listener uid>:
+      // <Listener name>); node-a may put mount labels on its own Pods, and reads every Listener's uid.
+      { what: "put the mount label of node-b's Listener on node-a's own Pod (to join that Listener's Service)",
+        refusedBy: policy(`may .*${MOUNT_PREFIX.replaceAll(".", "\\.")}`),
+        write: () => patchPod(ownA, { [mountLabelKey(victimRecords.openListener.metadata.uid!)]: "victim-b-open-listener" }) },
+      { what: "the node-published marker of node-a's Pod set to node-b", refusedBy: policy(`may set ${NODE_PUBLISHED} of Pod ${NS}/own-a only to its own node name, not node-b`),
+        write: () => patchPod(ownA, { [NODE_PUBLISHED]: "node-b" }) },
+      { what: "create a Pod", refusedBy: cannot("create", "pods"),
+        write: () => attacker.create(`/api/v1/namespaces/${NS}/pods`, plainPod("forged", "node-a")) },
+      // PodListeners
+      { what: "rewrite the PodListeners of a Pod on node-b (merge patch of spec.listeners)", refusedBy: boundTo("PodListeners", `pod-${victimB.metadata.uid}`, "node-b"),
+        write: () => attacker.patch(podListenersOf(victimB), { spec: { listeners: forgedAddress } }, "merge") },
+      { what: "create the PodListeners pod-<uid> of a Pod on node-b before anyone else", refusedBy: cannot("create", "podlisteners"),
+        write: () => attacker.create(`${LISTENERS}/namespaces/${NS}/podlisteners`, {
+          apiVersion: LISTENER_API_VERSION,
+          kind: "PodListeners",
+          metadata: { name: `pod-${plainB.metadata.uid}`, namespace: NS, labels: { [BOUND_NODE]: "node-a" }, ownerReferences: [{ apiVersion: "v1", kind: "Pod", name: "plain-b", uid: plainB.metadata.uid }] },
+          spec: { listeners: forgedAddress }
+        }) },
+      { what: "rebind node-a's own PodListeners to node-b", refusedBy: bindingChange("PodListeners", `pod-${ownA.metadata.uid}`),
+        write: () => attacker.patch(podListenersOf(ownA), { metadata: { labels: { [BOUND_NODE]: "node-b" } } }, "merge") },
+      { what: "remove the binding of node-a's own PodListeners", refusedBy: bindingChange("PodListeners", `pod-${ownA.metadata.uid}`),
+        write: () => attacker.patch(podListenersOf(ownA), { metadata: { labels: { [BOUND_NODE]: null } } }, "merge") },
+      // Listeners
+      { what: "label the per-volume Listener of a Pod on node-b (unpinned ClusterIP class)", refusedBy: boundTo("Listener", "victim-b-open-listener", "node-b"),
+        write: () => attacker.patch(listenerPath(NS, "victim-b-open-listener"), { metadata: { labels: { pwn: "yes" } } }, "merge") },
+      { what: "change the ports of the per-volume Listener of a Pod on node-b (unpinned)", refusedBy: boundTo("Listener", "victim-b-open-listener", "node-b"),
+        write: () => attacker.patch(listenerPath(NS, "victim-b-open-listener"), { spec: { ports: [{ name: "http", port: 22, protocol: "TCP" }] } }, "merge") },
+      { what: "create a per-volume Listener (owned by node-b's unpinned PV)", refusedBy: cannot("create", "listeners"),
+        write: () => attacker.create(`${LISTENERS}/namespaces/${NS}/listeners`, perVolume(NS, "forged-listener", "sec-cluster", pvBOpen)) },
+      // A server-side apply that would create the object needs RBAC's create too.
+      { what: "apply a Listener in a namespace with no volume on node-a", refusedBy: cannot("create", "listeners"),
+        write: () => apply(perVolume(TEAM_NS, "exposed", "sec-pinned", pvA)) },
+      { what: "create a Listener with no volume at all", refusedBy: cannot("create", "listeners"),
+        write: () => attacker.create(`${LISTENERS}/namespaces/${TEAM_NS}/listeners`, { ...perVolume(TEAM_NS, "exposed", "sec-pinned", pvA), metadata: { name: "exposed", namespace: TEAM_NS } }) },
+      { what: "extraPodSelectorLabels on node-a's own Listener, selecting someone else's Pods", refusedBy: /may not set extraPodSelectorLabels or objectOverrides/u,
+        write: () => apply(perVolume(NS, "own-a-listener", "sec-pinned", pvA, { extraPodSelectorLabels: { app: "victim-b" } })) },
+      // Nor may it switch its own Listener to another class (here one not allowed in sec): the volume names the class.
+      { what: "switch node-a's own Listener to another class", refusedBy: /may not change the class|ListenerClass sec-kafka may not be used in namespace sec/u,
+        write: () => apply(perVolume(NS, "own-a-listener", "sec-kafka", pvA)) },
+      { what: "rebind node-a's own per-volume Listener to node-b", refusedBy: bindingChange("Listener", "own-a-listener"),
+        write: () => attacker.patch(listenerPath(NS, "own-a-listener"), { metadata: { labels: { [BOUND_NODE]: "node-b" } } }, "merge") },
+      { what: "remove the binding of node-a's own per-volume Listener", refusedBy: bindingChange("Listener", "own-a-listener"),
+        write: () => attacker.patch(listenerPath(NS, "own-a-listener"), { metadata: { labels: { [BOUND_NODE]: null } } }, "merge") },
+      { what: "rewrite the status of node-b's Listener", refusedBy: cannot("patch", "listeners/status"),
+        write: () => attacker.patch(`${listenerPath(NS, "victim-b-listener")}/status`, { status: { ingressAddresses: [{ address: "198.51.100.66", addressType: "IP", ports: { http: 443 } }] } }, "merge") },
+      // PersistentVolumes
+      { what: "label a PV of node-b", refusedBy: /it is pinned to another node/u,
+        write: () => attacker.patch(`/api/v1/persistentvolumes/${pvB.metadata.name}`, { metadata: { labels: { "listeners.stackable.tech/listener-name": "own-a-listener" } } }, "merge") },
+      // What RBAC never gave the node role.
+      { what: "label node-b", refusedBy: cannot("patch", "nodes"),
+        write: () => attacker.patch("/api/v1/nodes/node-b", { metadata: { labels: { pwn: "yes" } } }, "merge") },
+      { what: "change a ListenerClass", refusedBy: cannot("patch", "listenerclasses"),
+        write: () => attacker.patch(`${LISTENERS}/listenerclasses/sec-cluster`, { spec: { serviceType: "LoadBalancer" } }, "merge") },
+      { what: "read Secrets", refusedBy: cannot("list", "secrets"),
+        write: () => attacker.list(`/api/v1/namespaces/${OPERATOR_NAMESPACE}/secrets`) },
+      { what: "delete a Service", refusedBy: cannot("delete", "services"),
+        write: () => attacker.delete(`/api/v1/namespaces/${KAFKA_NS}/services/broker-listener`) }
+    ]
+    const outcomes: string[] = []
+    for (const attempt of attempts) {
+      try {
+        await attempt.write()
+        outcomes.push(`ADMITTED: ${attempt.what}`)
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error)
+        if (!/: 403 /u.test(message)) outcomes.push(`NOT A REFUSAL: ${attempt.what}: ${message}`)
+        else if (!attempt.refusedBy.test(message)) outcomes.push(`REFUSED, OTHER REASON: ${attempt.what}: ${message} (expected ${attempt.refusedBy.source})`)
+      }
+    }
+    console.error(`attacker with node-a's token: ${attempts.length} attempts, ${attempts.length - outcomes.length} refused as expected\n${outcomes.join("\n")}`)
+    assert.deepEqual(outcomes, [], "every attempt refused, for the expected reason")
+
     // Nothing changed for the victims.
     const after = await kube.get(`/api/v1/namespaces/${NS}/pods/victim-b`)
     assert.deepEqual(after.metadata.labels, victimB.metadata.labels)
+    assert.deepEqual((await kube.get(podListenersOf(victimB))).spec, victimRecords.podListeners.spec)
+    const openListener = await kube.get(listenerPath(NS, "victim-b-open-listener"))
+    assert.deepEqual(openListener.spec, victimRecords.openListener.spec)
+    assert.deepEqual(openListener.metadata.labels, victimRecords.openListener.metadata.labels)
+    assert.equal(await kube.getOrUndefined(`${LISTENERS}/namespaces/${NS}/podlisteners/pod-${plainB.metadata.uid}`), undefined, "no PodListeners forged for plain-b")
+    // node-b's Service still sends its traffic only to node-b's Pod.
+    const victimIp = (await kube.get(`/api/v1/namespaces/${NS}/pods/victim-b-open`)).status?.["podIP"]
+    const slices = await kube.list(`/apis/discovery.k8s.io/v1/namespaces/${NS}/endpointslices`, { labelSelector: "kubernetes.io/service-name=victim-b-open-listener" })
+    const endpoints = slices.items.flatMap((slice) => ((slice["endpoints"] ?? []) as Array<{ addresses: string[] }>).flatMap((e) => e.addresses))
+    assert.deepEqual(endpoints, [victimIp], "victim-b-open-listener's Service selects only victim-b-open")
+
+    // The positive control: node-a's own objects stay writable with the same token, as its
+    // plugin writes them (a refresh of its PodListeners entry, its Listener's ports, its Pod's
+    // mount label and marker).
+    const ownRecord = await kube.get(podListenersOf(ownA))
+    assert.equal(ownRecord.metadata.labels?.[BOUND_NODE], "node-a", "node-a's PodListeners is bound to node-a")
+    await attacker.patch(podListenersOf(ownA), { spec: { listeners: ownRecord.spec.listeners } }, "merge")
+    const ownListener = await kube.get(listenerPath(NS, "own-a-listener"))
+    assert.equal(ownListener.metadata.labels?.[BOUND_NODE], "node-a", "node-a's per-volume Listener is bound to node-a")
+    await attacker.patch(listenerPath(NS, "own-a-listener"), { spec: { ports: ownListener.spec.ports } }, "merge")
+    const ownMount = Object.entries(ownA.metadata.labels ?? {}).find(([key]) => key.startsWith(MOUNT_PREFIX))!
+    await patchPod(ownA, { [ownMount[0]]: ownMount[1], [NODE_PUBLISHED]: "node-a" })
     await readyPod(NS, "own-a")
   })
 })
