@@ -157,7 +157,9 @@ describe("security: a stolen node credential, class namespaces, least privilege"
       assert.ok(await printed(NS, name))
     }
     const ownA = await kube.get(`/api/v1/namespaces/${NS}/pods/own-a`)
-    assert.ok(Object.keys(ownA.metadata.labels ?? {}).some((key) => key.startsWith(MOUNT_PREFIX)), "the mount label is on the Pod")
+    assert.ok(Object.keys(ownA.metadata.labels ?? {}).some((key) => key.startsWith(MOUNT_PREFIX)), "the mount label is on the Pod (set by the controller's volume binder)")
+    assert.ok(Object.values(ownA.metadata.managedFields ?? []).every((entry) =>
+      !JSON.stringify(entry.fieldsV1 ?? {}).includes(MOUNT_PREFIX) || entry.manager === "listeners.stackable.tech_volume-binder"), "only the volume binder wrote a mount label")
     const record = await kube.get(`${LISTENERS}/namespaces/${NS}/podlisteners/pod-${ownA.metadata.uid}`)
     assert.ok((record.spec.listeners as Record<string, unknown>)["listener"], "PodListeners records the volume")
     const pv = await pvOf(NS, "own-a")
@@ -293,12 +295,12 @@ describe("security: a stolen node credential, class namespaces, least privilege"
       // Pods
       { what: "label a Pod on node-b", refusedBy: /the node plugin of node node-a may write only Pods scheduled to it; Pod sec\/victim-b is on node node-b/u,
         write: () => patchPod(victimB, { [mount]: "x" }) },
-      { what: "a foreign label on a Pod of node-a", refusedBy: policy(`may change only the labels listener\\.stackable\\.tech/mnt\\.\\* and ${NODE_PUBLISHED} of a Pod; it changed app\\.kubernetes\\.io/role of Pod ${NS}/own-a`),
+      { what: "a foreign label on a Pod of node-a", refusedBy: policy(`may change only the label ${NODE_PUBLISHED} of a Pod \\(the controller sets the mount labels listener\\.stackable\\.tech/mnt\\.\\*\\); it changed app\\.kubernetes\\.io/role of Pod ${NS}/own-a`),
         write: () => patchPod(ownA, { "app.kubernetes.io/role": "admin" }) },
       // The Service of a Listener selects the Pods with its mount label (mnt.<Listener uid>:
-      // <Listener name>); node-a may put mount labels on its own Pods, and reads every Listener's uid.
+      // <Listener name>); node-a reads every Listener's uid, but only the controller sets mount labels.
       { what: "put the mount label of node-b's Listener on node-a's own Pod (to join that Listener's Service)",
-        refusedBy: policy(`may .*${MOUNT_PREFIX.replaceAll(".", "\\.")}`),
+        refusedBy: policy(`may change only the label ${NODE_PUBLISHED} of a Pod \\(the controller sets the mount labels listener\\.stackable\\.tech/mnt\\.\\*\\); it changed ${mountLabelKey(victimRecords.openListener.metadata.uid!).replaceAll(".", "\\.")} of Pod ${NS}/own-a`),
         write: () => patchPod(ownA, { [mountLabelKey(victimRecords.openListener.metadata.uid!)]: "victim-b-open-listener" }) },
       { what: "the node-published marker of node-a's Pod set to node-b", refusedBy: policy(`may set ${NODE_PUBLISHED} of Pod ${NS}/own-a only to its own node name, not node-b`),
         write: () => patchPod(ownA, { [NODE_PUBLISHED]: "node-b" }) },
@@ -384,7 +386,7 @@ describe("security: a stolen node credential, class namespaces, least privilege"
 
     // The positive control: node-a's own objects stay writable with the same token, as its
     // plugin writes them (a refresh of its PodListeners entry, its Listener's ports, its Pod's
-    // mount label and marker).
+    // marker; its mount label unchanged is no change).
     const ownRecord = await kube.get(podListenersOf(ownA))
     assert.equal(ownRecord.metadata.labels?.[BOUND_NODE], "node-a", "node-a's PodListeners is bound to node-a")
     await attacker.patch(podListenersOf(ownA), { spec: { listeners: ownRecord.spec.listeners } }, "merge")
