@@ -7,7 +7,7 @@
  * - listener-labelled PersistentVolumes (the node plugin labels the PV before it marks the
  *   Pod, but the two watches may deliver in either order) → the marked Pods mounting its claim;
  * - Listeners (all: a shared one's uid names the mount label of the Pods that mount it; slimmed
- *   to metadata and spec, status changes enqueue nothing) → the Pods mounting the claim of that
+ *   to metadata, plus the spec of bound ones: status changes enqueue nothing) → the Pods mounting the claim of that
  *   name (per-volume), and the Pods mounting a volume that names it (shared);
  * - bound PodListeners → their owning Pod.
  * Only bound PodListeners are cached, and a Listener counts as cached only when bound: a miss is "missing or unbound", which the reconcile settles
@@ -82,7 +82,11 @@ const claimOfVolume: Indexer = (pv) => {
   return typeof claimRef["namespace"] === "string" && typeof claimRef["name"] === "string" ? [`${claimRef["namespace"]}/${claimRef["name"]}`] : []
 }
 
-/** A Listener as the binder reads it: identity, labels, owners and spec (not its status, which the controller rewrites). */
+/**
+ * A Listener as the binder reads it: identity, labels, owners, and the spec of a bound
+ * (per-volume) one — not its status, which the controller rewrites, and not a shared one's
+ * spec: of those it needs only the uid (the mount label), and they may be many.
+ */
 export const slimListener = (listener: KubeObject): KubeObject => ({
   apiVersion: listener.apiVersion,
   kind: listener.kind,
@@ -94,7 +98,7 @@ export const slimListener = (listener: KubeObject): KubeObject => ({
     ...(listener.metadata.labels !== undefined ? { labels: listener.metadata.labels } : {}),
     ...(listener.metadata.ownerReferences !== undefined ? { ownerReferences: listener.metadata.ownerReferences } : {})
   },
-  spec: listener["spec"]
+  ...(boundNodeOf(listener) !== undefined ? { spec: listener["spec"] } : {})
 })
 
 /** The Listener a labelled PV's volume is published for (`namespace/name`, the node plugin's labels). */

@@ -9,7 +9,7 @@ import { KubeApiMemory } from "../../../adapters/KubeApiMemory.ts"
 import { getOption, KubeApi } from "../../../effects/shared/KubeApi.ts"
 import type { KubeObject } from "../../../effects/shared/KubeApi.ts"
 import { bindPodVolumes } from "../../../effects/controller/bindPodVolumes.ts"
-import { makeVolumeBinder, slimMarkedPod } from "../../../k8s/volumeBinder.ts"
+import { makeVolumeBinder, slimListener, slimMarkedPod } from "../../../k8s/volumeBinder.ts"
 import { CLASS, createListener, createPod, createVolume, NAMESPACE, seedCluster } from "./volumeFixtures.ts"
 import { runInCluster } from "./volumeTestLayer.ts"
 
@@ -206,3 +206,27 @@ test("a restarted binder rewrites no mount label (nor anything else) of a labell
     assert.deepEqual(outcome, { podListeners: "bound", listeners: [{ name: CLAIM, outcome: "bound" }], mountLabels: undefined })
     assert.deepEqual(writes, [])
   })))
+
+test("the binder's caches stay stripped: a Pod keeps only the marker and mount labels; a shared Listener only its identity", () => {
+  const slimPod = slimMarkedPod({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "p", namespace: NAMESPACE, uid: "u", labels: { app: "web", [NODE_PUBLISHED_LABEL]: "node-1", [mountLabelKey("a-b")]: "l" }, annotations: { big: "x" } },
+    spec: { nodeName: "node-1", containers: [{ name: "c", image: "i", env: [{ name: "SECRET", value: "s" }] }], volumes: [] },
+    status: { phase: "Running" }
+  })
+  assert.deepEqual(slimPod.metadata.labels, { [NODE_PUBLISHED_LABEL]: "node-1", [mountLabelKey("a-b")]: "l" })
+  assert.equal(slimPod["status"], undefined)
+  assert.equal(slimPod.metadata.annotations, undefined)
+  const listener = (labels: Record<string, string>) => ({
+    apiVersion: LISTENER_API_VERSION,
+    kind: "Listener",
+    metadata: { name: "l", namespace: NAMESPACE, uid: "u", labels, annotations: { big: "x" } },
+    spec: { className: "c", ports: [] },
+    status: { ingressAddresses: [] }
+  })
+  const shared = slimListener(listener({}))
+  assert.deepEqual([shared.metadata.uid, shared["spec"], shared["status"], shared.metadata.annotations], ["u", undefined, undefined, undefined])
+  const bound = slimListener(listener({ [BOUND_NODE_LABEL]: "node-1" }))
+  assert.deepEqual([bound["spec"], bound["status"]], [{ className: "c", ports: [] }, undefined])
+})
