@@ -2,7 +2,7 @@
 // (docs/security.md "Costs of the choices", docs/performance.md "Admission cost"), on the
 // real API server (test/envtest) with the chart's policies as `helm template` renders them:
 // the three writes a node plugin makes — a PodListeners merge patch, an apply of a
-// per-volume Listener (new ports), a mount label on a Pod — in a namespace with 10 and one
+// per-volume Listener (new ports), the node-published mark on a Pod — in a namespace with 10 and one
 // with 1,000 Pods, while the cluster has 10 and then 1,000 PersistentVolumes of another
 // CSI driver. Each cell: wall time of the request (median, p99 of N samples) and the API
 // server's own account of its ValidatingAdmissionPolicy plugin (apiserver_admission_controller_
@@ -178,8 +178,10 @@ try {
         metadata: { name: "p-0-listener", namespace: ns, ownerReferences: [targets.get(ns)!.pvOwner] },
         spec: { className: CLASS, ports: [{ name: "http", port: 8080 + (i % 2), protocol: "TCP" }] }
       }, "apply", { fieldManager: CSI_NODE_MANAGER, force: true }),
-    podLabelPatch: (ns: string, i: number) =>
-      nodeClient.patch(`/api/v1/namespaces/${ns}/pods/p-0`, { metadata: { labels: { "listener.stackable.tech/mnt.0123456789abcdef0123456789abcdef": `v${i % 2}` } } }, "merge")
+    // The node plugin's one Pod write since the controller sets the mount labels: the mark
+    // (always node-a: the only value the policy admits; the update is admitted, and checked, each time).
+    podMarkPatch: (ns: string, _i: number) =>
+      nodeClient.patch(`/api/v1/namespaces/${ns}/pods/p-0`, { metadata: { labels: { "listeners.stackable.tech/node-published": "node-a" } } }, "merge")
   } as const
 
   /** The node policies of `config` and nothing else of them; resolves once they are in effect. */

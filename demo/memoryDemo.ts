@@ -210,7 +210,7 @@ const story = (say: (line: string) => void) =>
     for (const name of REPLICAS) {
       const listener = yield* api.get(Kinds.Listener, { namespace: NAMESPACE, name: `listener-${name}` })
       const addresses = ((listener.status as { ingressAddresses?: Array<{ address: string }> } | undefined)?.ingressAddresses ?? []).map((a) => a.address)
-      say(`- Listener listener-${name} (created per replica by the node plugin) reports ${addresses.join(", ")}`)
+      say(`- Listener listener-${name} (created per replica by the controller, bound to its node) reports ${addresses.join(", ")}`)
     }
     const victim = replicas[0]!
     say(`- deleting ${victim.pod.metadata.name}: the kubelet unpublishes, the StatefulSet recreates it; its volume is pinned to ${victim.node}`)

@@ -11,6 +11,9 @@
  *   created (named after the claim, owned by the PV, the claim's labels, ports from the Pod's
  *   containers) bound to the node of the newest live Pod mounting the claim; re-bound when
  *   that Pod is on another node (a StatefulSet replica rescheduled), or taken over unbound.
+ * - The Pod's mount labels (domain/mountLabels.ts): one per Listener it mounts — those per-volume
+ *   Listeners, and the shared Listener each of its volumes of our driver names — in one patch,
+ *   only when one is missing. The node plugin may not set them (the admission policy).
  *
  * Reads come from the binder's caches (k8s/volumeBinder.ts), which hold only bound objects:
  * an object already bound right costs nothing, so a restart writes nothing.
@@ -18,6 +21,8 @@
 import { Effect, Option } from "effect"
 import { BOUND_NODE_LABEL, CSI_DRIVER_NAME, podListenersName, VOLUME_BINDER_FIELD_MANAGER } from "../../domain/constants.ts"
 import { Kinds } from "../../domain/kinds.ts"
+import { missingMountLabels, sharedListenerNameOf } from "../../domain/mountLabels.ts"
+import type { MountedListener } from "../../domain/mountLabels.ts"
 import { isPublishedOnNodeLabel, PUBLISHED_ON_NODE_VALUE, publishedOnNodeLabel } from "../../domain/publishedOnNode.ts"
 import {
   bindingPodOf,
@@ -40,6 +45,8 @@ export interface BinderView {
   boundPodListeners(namespace: string, name: string): Effect.Effect<Option.Option<KubeObject>>
   /** The Listener, if it is cached bound (any node). */
   boundListener(namespace: string, name: string): Effect.Effect<Option.Option<KubeObject>>
+  /** The Listener, bound or not (a shared Listener's uid, for its mount label). */
+  listener(namespace: string, name: string): Effect.Effect<Option.Option<KubeObject>>
   /** Listener-labelled PVs whose claimRef is `namespace/claim`. */
   volumesOfClaim(namespace: string, claim: string): Effect.Effect<ReadonlyArray<KubeObject>>
   /** Marked Pods mounting `namespace/claim`. */
@@ -52,6 +59,8 @@ export interface BinderView {
 export interface BindOutcome {
   readonly podListeners: "bound" | "created" | "rebound"
   readonly listeners: ReadonlyArray<{ readonly name: string; readonly outcome: "bound" | "created" | "rebound" | "foreign" }>
+  /** The mount labels the Pod was patched with; undefined when it carried them all (no write). */
+  readonly mountLabels: Readonly<Record<string, string>> | undefined
 }
 
 const merge = { type: "merge" as const, fieldManager: VOLUME_BINDER_FIELD_MANAGER }
@@ -94,7 +103,7 @@ const bindListener = (
     const ref = { namespace: args.namespace, name: args.claim }
     const wanted = { pvUid: args.pv.uid, className: args.className, ports: args.ports, nodeName: args.nodeName }
     const cached = yield* view.boundListener(args.namespace, args.claim)
-    if (Option.isSome(cached) && perVolumeListenerBound(cached.value, wanted)) return "bound" as const
+    if (Option.isSome(cached) && perVolumeListenerBound(cached.value, wanted)) return { outcome: "bound" as const, listener: cached.value }
     let live = cached
     if (Option.isNone(live)) {
       // Missing (a new volume), or unbound: create it as the node plugin used to, with the
@@ -105,7 +114,7 @@ const bindListener = (
       const created = yield* Effect.result(api.create(Kinds.Listener, desired, { fieldManager: VOLUME_BINDER_FIELD_MANAGER }))
       if (created._tag === "Success") {
         yield* view.written(created.success)
-        return "created" as const
+        return { outcome: "created" as const, listener: created.success }
       }
       if (created.failure.reason !== "AlreadyExists") return yield* Effect.fail(created.failure)
       live = yield* getOption(api.get(Kinds.Listener, ref))
@@ -117,7 +126,7 @@ const bindListener = (
         `Listener ${args.namespace}/${args.claim} is not owned by PersistentVolume ${args.pv.name}, whose per-volume Listener it would be: not bound; ` +
           `the volume's publish waits until it is deleted (the node plugin of node ${args.nodeName} may not write it)`
       )
-      return "foreign" as const
+      return { outcome: "foreign" as const, listener: undefined }
     }
     const desiredSpec = boundPerVolumeListener({ ...args, name: args.claim, labels: {} }).spec
     const specPatch = perVolumeSpecMatches(live.value, wanted) ? {} : { spec: desiredSpec }
@@ -126,7 +135,25 @@ const bindListener = (
       ...specPatch
     }, merge)
     yield* view.written(patched)
-    return "rebound" as const
+    return { outcome: "rebound" as const, listener: patched }
+  })
+
+/** The Listener as a mount label names it (a Listener the API returned always has a uid). */
+const mountedOf = (listener: KubeObject | undefined): ReadonlyArray<MountedListener> =>
+  listener?.metadata.uid !== undefined && listener.metadata.name !== undefined ? [{ name: listener.metadata.name, uid: listener.metadata.uid }] : []
+
+/**
+ * The mount labels of the Listeners the Pod mounts, in one merge patch of just the missing
+ * keys (other labels stay), and none when it carries them all. Set here and not by the
+ * node plugin (the admission policy refuses it): the Service selects by them.
+ */
+const labelPod = (pod: { namespace: string; name: string }, labels: Readonly<Record<string, string>> | undefined, mounted: ReadonlyArray<MountedListener>) =>
+  Effect.gen(function*() {
+    const missing = missingMountLabels(labels, mounted)
+    if (missing === undefined) return undefined
+    const api = yield* KubeApi
+    yield* api.patch(Kinds.Pod, pod, { metadata: { labels: missing } }, merge)
+    return missing
   })
 
 /** One marked Pod (as cached). */
@@ -139,19 +166,25 @@ export const bindPodVolumes = (view: BinderView, object: KubeObject): Effect.Eff
     const nodeName = pod.spec?.nodeName ?? ""
     // A Pod on its way out publishes nothing more; an unscheduled one has no node to bind to.
     if (pod.metadata.deletionTimestamp !== undefined || nodeName === "" || uid === "") return undefined
-    const podListeners = yield* bindPodListeners(view, { namespace, name, uid }, nodeName)
     const listeners: Array<BindOutcome["listeners"][number]> = []
+    const mounted: Array<MountedListener> = []
     for (const claim of claimNamesOf(pod)) {
       const volumes = yield* view.volumesOfClaim(namespace, claim)
+      // A shared Listener (listener-name): its mount label, if the Listener exists in the
+      // Pod's namespace (its creation maps back to this Pod, k8s/volumeBinder.ts).
+      for (const candidate of volumes) {
+        const shared = sharedListenerNameOf(candidate, CSI_DRIVER_NAME, { namespace, name: claim })
+        if (shared !== undefined) mounted.push(...mountedOf(Option.getOrUndefined(yield* view.listener(namespace, shared))))
+      }
       const pv = volumes.find((candidate) => perVolumeClassOf(candidate, CSI_DRIVER_NAME, { namespace, name: claim }) !== undefined)
-      // Not ours, shared (listener-name), or not labelled by the node plugin yet (the PV's
-      // watch event maps back to this Pod when it is).
+      // Not ours, shared, or not labelled by the node plugin yet (the PV's watch event maps
+      // back to this Pod when it is).
       if (pv === undefined || pv.metadata.uid === undefined) continue
       const className = perVolumeClassOf(pv, CSI_DRIVER_NAME, { namespace, name: claim })!
       // Several Pods may mount the claim (a replaced replica still listed): the newest live one decides.
       const binding = bindingPodOf((yield* view.podsOfClaim(namespace, claim)) as unknown as ReadonlyArray<BindingPod>)
       if (binding !== undefined && binding.metadata.uid !== uid) continue
-      const outcome = yield* bindListener(view, {
+      const bound = yield* bindListener(view, {
         namespace,
         claim,
         className,
@@ -159,10 +192,15 @@ export const bindPodVolumes = (view: BinderView, object: KubeObject): Effect.Eff
         ports: listenerPortsOf(pod),
         nodeName
       })
-      listeners.push({ name: claim, outcome })
+      listeners.push({ name: claim, outcome: bound.outcome })
+      mounted.push(...mountedOf(bound.listener))
     }
-    const outcome: BindOutcome = { podListeners, listeners }
-    if (podListeners !== "bound" || listeners.some((l) => l.outcome !== "bound")) {
+    // The mount labels before the PodListeners: a publish that finds its PodListeners bound
+    // finds the Pod in its Listeners' Services too (when both come from this reconcile).
+    const mountLabels = yield* labelPod({ namespace, name }, pod.metadata.labels, mounted)
+    const podListeners = yield* bindPodListeners(view, { namespace, name, uid }, nodeName)
+    const outcome: BindOutcome = { podListeners, listeners, mountLabels }
+    if (podListeners !== "bound" || mountLabels !== undefined || listeners.some((l) => l.outcome !== "bound")) {
       yield* Effect.logDebug(`bound the listener objects of Pod ${namespace}/${name} to node ${nodeName}`, outcome)
     }
     return outcome

@@ -99,11 +99,11 @@ const publishFor = Effect.fn("publishFor")(function*(
     return yield* new VolumeObjectInvalid({ kind: Kinds.Listener.kind, namespace, name: listenerName, problem: "has no metadata.uid" })
   }
 
-  // The mount label: the Listener's Service selects the Pod by it. A Pod that lacked it
-  // is published for this Listener the first time, so its PodListeners entry is new too.
-  const firstPublish = yield* ensureLabels("label Pod", Kinds.Pod, { namespace, name: pod.metadata.name }, pod.metadata.labels, {
-    [mountLabelKey(listenerUid)]: listenerName
-  })
+  // The mount label (the Listener's Service selects the Pod by it) is the controller's
+  // volume binder's to set, not ours (the admission policy refuses it). A Pod that lacked
+  // it when read above is published for this Listener the first time, so its PodListeners
+  // entry is new too: patched at once, without a read first.
+  const firstPublish = pod.metadata.labels?.[mountLabelKey(listenerUid)] !== listenerName
 
   // 5. This Pod's addresses. Waits a few seconds, watching, while the controller has only
   // not caught up with the Listener yet (listenerCatchUp.ts); else UNAVAILABLE: the kubelet retries.

@@ -109,7 +109,7 @@ const demo = async (options: { readonly logs: string | undefined }) => {
     for (const pod of pods) {
       const listener = await cluster.kube.get(`/apis/${LISTENER_API_VERSION}/namespaces/${NAMESPACE}/listeners/listener-${pod.metadata.name}`)
       const addresses = ((listener.status?.ingressAddresses ?? []) as Array<{ address: string }>).map((a) => a.address)
-      say(`- Listener listener-${pod.metadata.name} (created per replica by the node plugin) reports ${addresses.join(", ")}`)
+      say(`- Listener listener-${pod.metadata.name} (created per replica by the controller, bound to its node) reports ${addresses.join(", ")}`)
     }
     const victim = pods[0]!
     say(`- deleting ${victim.metadata.name}: its volume is pinned to ${victim.spec.nodeName}`)

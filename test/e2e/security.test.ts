@@ -7,7 +7,7 @@
 // against the RBAC rules the chart gave it.
 import assert from "node:assert/strict"
 import { after, before, describe, test } from "node:test"
-import { LISTENER_API_VERSION } from "../../domain/constants.ts"
+import { LISTENER_API_VERSION, mountLabelKey } from "../../domain/constants.ts"
 import { createNamespace, eventually, KubeClient } from "../envtest/kubeClient.ts"
 import type { KubeObject } from "../envtest/kubeClient.ts"
 import { readyPod as readyPodIn } from "../envtest/localCluster.ts"
@@ -157,7 +157,9 @@ describe("security: a stolen node credential, class namespaces, least privilege"
       assert.ok(await printed(NS, name))
     }
     const ownA = await kube.get(`/api/v1/namespaces/${NS}/pods/own-a`)
-    assert.ok(Object.keys(ownA.metadata.labels ?? {}).some((key) => key.startsWith(MOUNT_PREFIX)), "the mount label is on the Pod")
+    assert.ok(Object.keys(ownA.metadata.labels ?? {}).some((key) => key.startsWith(MOUNT_PREFIX)), "the mount label is on the Pod (set by the controller's volume binder)")
+    assert.ok(Object.values(ownA.metadata.managedFields ?? []).every((entry) =>
+      !JSON.stringify(entry.fieldsV1 ?? {}).includes(MOUNT_PREFIX) || entry.manager === "listeners.stackable.tech_volume-binder"), "only the volume binder wrote a mount label")
     const record = await kube.get(`${LISTENERS}/namespaces/${NS}/podlisteners/pod-${ownA.metadata.uid}`)
     assert.ok((record.spec.listeners as Record<string, unknown>)["listener"], "PodListeners records the volume")
     const pv = await pvOf(NS, "own-a")
@@ -293,8 +295,13 @@ describe("security: a stolen node credential, class namespaces, least privilege"
       // Pods
       { what: "label a Pod on node-b", refusedBy: /the node plugin of node node-a may write only Pods scheduled to it; Pod sec\/victim-b is on node node-b/u,
         write: () => patchPod(victimB, { [mount]: "x" }) },
-      { what: "a foreign label on a Pod of node-a", refusedBy: policy(`may change only the labels listener\\.stackable\\.tech/mnt\\.\\* and ${NODE_PUBLISHED} of a Pod; it changed app\\.kubernetes\\.io/role of Pod ${NS}/own-a`),
+      { what: "a foreign label on a Pod of node-a", refusedBy: policy(`may change only the label ${NODE_PUBLISHED} of a Pod \\(the controller sets the mount labels listener\\.stackable\\.tech/mnt\\.\\*\\); it changed app\\.kubernetes\\.io/role of Pod ${NS}/own-a`),
         write: () => patchPod(ownA, { "app.kubernetes.io/role": "admin" }) },
+      // The Service of a Listener selects the Pods with its mount label (mnt.<Listener uid>:
+      // <Listener name>); node-a reads every Listener's uid, but only the controller sets mount labels.
+      { what: "put the mount label of node-b's Listener on node-a's own Pod (to join that Listener's Service)",
+        refusedBy: policy(`may change only the label ${NODE_PUBLISHED} of a Pod \\(the controller sets the mount labels listener\\.stackable\\.tech/mnt\\.\\*\\); it changed ${mountLabelKey(victimRecords.openListener.metadata.uid!).replaceAll(".", "\\.")} of Pod ${NS}/own-a`),
+        write: () => patchPod(ownA, { [mountLabelKey(victimRecords.openListener.metadata.uid!)]: "victim-b-open-listener" }) },
       { what: "the node-published marker of node-a's Pod set to node-b", refusedBy: policy(`may set ${NODE_PUBLISHED} of Pod ${NS}/own-a only to its own node name, not node-b`),
         write: () => patchPod(ownA, { [NODE_PUBLISHED]: "node-b" }) },
       { what: "create a Pod", refusedBy: cannot("create", "pods"),
@@ -371,10 +378,15 @@ describe("security: a stolen node credential, class namespaces, least privilege"
     assert.deepEqual(openListener.spec, victimRecords.openListener.spec)
     assert.deepEqual(openListener.metadata.labels, victimRecords.openListener.metadata.labels)
     assert.equal(await kube.getOrUndefined(`${LISTENERS}/namespaces/${NS}/podlisteners/pod-${plainB.metadata.uid}`), undefined, "no PodListeners forged for plain-b")
+    // node-b's Service still sends its traffic only to node-b's Pod.
+    const victimIp = (await kube.get(`/api/v1/namespaces/${NS}/pods/victim-b-open`)).status?.["podIP"]
+    const slices = await kube.list(`/apis/discovery.k8s.io/v1/namespaces/${NS}/endpointslices`, { labelSelector: "kubernetes.io/service-name=victim-b-open-listener" })
+    const endpoints = slices.items.flatMap((slice) => ((slice["endpoints"] ?? []) as Array<{ addresses: string[] }>).flatMap((e) => e.addresses))
+    assert.deepEqual(endpoints, [victimIp], "victim-b-open-listener's Service selects only victim-b-open")
 
     // The positive control: node-a's own objects stay writable with the same token, as its
     // plugin writes them (a refresh of its PodListeners entry, its Listener's ports, its Pod's
-    // mount label and marker).
+    // marker; its mount label unchanged is no change).
     const ownRecord = await kube.get(podListenersOf(ownA))
     assert.equal(ownRecord.metadata.labels?.[BOUND_NODE], "node-a", "node-a's PodListeners is bound to node-a")
     await attacker.patch(podListenersOf(ownA), { spec: { listeners: ownRecord.spec.listeners } }, "merge")

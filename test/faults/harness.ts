@@ -208,3 +208,24 @@ export const metricSum = (text: string, name: string, match: Record<string, stri
     .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
     .filter((line) => Object.entries(match).every(([key, value]) => line.includes(`${key}="${value}"`)))
     .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(" ") + 1)), 0);
+
+/**
+ * What the controller's volume binder does for a Pod the node plugin marks (k8s/volumeBinder.ts):
+ * its PodListeners `pod-<uid>`, owned by the Pod, bound to the Pod's node. For scenarios that
+ * run the node plugin without a controller (they play the controller's part by hand): the
+ * node plugin creates no PodListeners and waits for this one.
+ */
+export async function bindPodListeners(kube: KubeClient, pod: KubeObject): Promise<void> {
+  const node = (pod.spec as { nodeName?: string } | undefined)?.nodeName ?? "";
+  await kube.create(`/apis/listeners.stackable.tech/v1alpha1/namespaces/${pod.metadata.namespace}/podlisteners`, {
+    apiVersion: "listeners.stackable.tech/v1alpha1",
+    kind: "PodListeners",
+    metadata: {
+      name: `pod-${pod.metadata.uid}`,
+      namespace: pod.metadata.namespace,
+      labels: { "listeners.stackable.tech/bound-node": node },
+      ownerReferences: [{ apiVersion: "v1", kind: "Pod", name: pod.metadata.name, uid: pod.metadata.uid }]
+    },
+    spec: { listeners: {} }
+  });
+}

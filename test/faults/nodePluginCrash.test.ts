@@ -18,7 +18,7 @@ import { connectCsi, CsiCallError } from "../envtest/csiClient.ts";
 import { createFakeNode } from "../envtest/fakeNodes.ts";
 import { eventually, type KubeObject } from "../envtest/kubeClient.ts";
 import { spawnTracked, type TrackedProcess } from "../envtest/processes.ts";
-import { NS, startFaultPlane, type FaultPlane } from "./harness.ts";
+import { bindPodListeners, NS, startFaultPlane, type FaultPlane } from "./harness.ts";
 import { report } from "./report.ts";
 import { inspectTree, type WatchedTarget } from "./treeCheck.ts";
 import type { ReaderControl, ReaderStatus } from "./treeReader.ts";
@@ -94,6 +94,8 @@ describe("node plugin SIGKILLed mid-publish", { timeout: 900_000 }, () => {
           volumes: [{ name: "listener", persistentVolumeClaim: { claimName: `data-${i}` } }]
         }
       }));
+      // And the PodListeners the controller's volume binder would make.
+      await bindPodListeners(kube, pods[pods.length - 1]!);
     }
   });
 

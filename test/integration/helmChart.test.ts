@@ -387,7 +387,8 @@ test("RBAC: the controller may write Listener status; each role gets what its ca
   assert.deepEqual(verbsFor(node, "listeners.stackable.tech", "podlisteners"), ["get", "patch"])
   assert.deepEqual(verbsFor(node, "listeners.stackable.tech", "listeners"), ["get", "list", "patch", "watch"])
   assert.deepEqual(verbsFor(controller, "listeners.stackable.tech", "podlisteners"), ["create", "list", "patch", "watch"])
-  assert.deepEqual(verbsFor(controller, "", "pods"), ["delete", "get", "list", "watch"])
+  // patch: the volume binder sets the mount labels (the node may only mark its Pods).
+  assert.deepEqual(verbsFor(controller, "", "pods"), ["delete", "get", "list", "patch", "watch"])
   assert.deepEqual(verbsFor(node, "", "services"), [])
   const leases = rulesOf(rendered, "Role", `${RELEASE}-leader-election`)
   assert.deepEqual(verbsFor(leases, "coordination.k8s.io", "leases"), ["create", "get", "update", "watch"])
@@ -471,6 +472,7 @@ test("helm install then helm upgrade; the real authorizer grants each ServiceAcc
     [CONTROLLER_SA, "watch", "storageclasses.storage.k8s.io"],
     [CONTROLLER_SA, "create", "podlisteners.listeners.stackable.tech"],
     [CONTROLLER_SA, "watch", "pods"],
+    [CONTROLLER_SA, "patch", "pods"],
     [NODE_SA, "patch", "podlisteners.listeners.stackable.tech"],
     [NODE_SA, "patch", "listeners.listeners.stackable.tech"],
     [NODE_SA, "patch", "pods"],

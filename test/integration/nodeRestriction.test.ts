@@ -170,14 +170,16 @@ test("a Pod-bound token of the node plugin names its node in the user info (auth
   assert.deepEqual(userInfoA.extra?.["authentication.kubernetes.io/pod-name"], ["plugin-a"])
 })
 
-test("Pods: node-a's plugin sets mount labels on its own Pods, and nothing else anywhere", async () => {
+test("Pods: node-a's plugin may only mark its own Pods; no mount label (the controller's), nothing else anywhere", async () => {
   const mount = "listener.stackable.tech/mnt.0123456789abcdef0123456789abcdef"
-  const labelled = await labelPod(nodeA, pods["app-a"]!, { [mount]: "data-a" })
-  assert.equal(labelled.metadata.labels?.[mount], "data-a")
+  // The mount labels put a Pod behind a Listener's Service: only the controller sets them
+  // (from the volumes the Pod mounts), not even on the node's own Pods.
+  assert.match(await refused("mount label on its own Pod", () => labelPod(nodeA, pods["app-a"]!, { [mount]: "data-a" })),
+    /ValidatingAdmissionPolicy 'listener-operator-node-writes' .*denied request: the node plugin of node node-a may change only the label listeners\.stackable\.tech\/node-published of a Pod \(the controller sets the mount labels listener\.stackable\.tech\/mnt\.\*\); it changed listener\.stackable\.tech\/mnt\.0123456789abcdef0123456789abcdef of Pod team\/app-a/u)
   assert.match(await refused("mount label on a Pod of node-b", () => labelPod(nodeA, pods["app-b"]!, { [mount]: "data-b" })),
     /the node plugin of node node-a may write only Pods scheduled to it; Pod team\/app-b is on node node-b/u)
   assert.match(await refused("a foreign label on a Pod of node-a", () => labelPod(nodeA, pods["app-a"]!, { role: "admin" })),
-    /may change only the labels listener\.stackable\.tech\/mnt\.\* and listeners\.stackable\.tech\/node-published of a Pod; it changed role of Pod team\/app-a/u)
+    /may change only the label listeners\.stackable\.tech\/node-published of a Pod \(the controller sets the mount labels listener\.stackable\.tech\/mnt\.\*\); it changed role of Pod team\/app-a/u)
   assert.match(await refused("removing the Pod's own label", () => labelPod(nodeA, pods["app-a"]!, { app: null } as never)),
     /it changed app of Pod team\/app-a/u)
   assert.match(await refused("an annotation on a Pod of node-a", () =>

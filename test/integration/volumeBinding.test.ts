@@ -10,6 +10,7 @@ import assert from "node:assert/strict"
 import { join } from "node:path"
 import { Effect, Fiber, Layer, ManagedRuntime } from "effect"
 import { KubeApiHttp } from "../../adapters/KubeApiHttp.ts"
+import { mountLabelKey } from "../../domain/constants.ts"
 import { KubeApi } from "../../effects/shared/KubeApi.ts"
 import { makeVolumeBinder } from "../../k8s/volumeBinder.ts"
 import { startControlPlane } from "../envtest/controlPlane.ts"
@@ -24,6 +25,8 @@ const GROUP = "/apis/listeners.stackable.tech/v1alpha1"
 const BOUND_NODE = "listeners.stackable.tech/bound-node"
 const NODE_PUBLISHED = "listeners.stackable.tech/node-published"
 const CSI_NODE_MANAGER = "listeners.stackable.tech_csi-node"
+const VOLUME_BINDER_MANAGER = "listeners.stackable.tech_volume-binder"
+const MOUNT_PREFIX = "listener.stackable.tech/mnt."
 
 let plane: ControlPlane
 let admin: KubeClient
@@ -152,7 +155,7 @@ after(async () => {
   await plane?.stop()
 })
 
-test("a marked Pod: the binder creates its PodListeners and per-volume Listener bound to its node (3 requests); only that node may update them", async () => {
+test("a marked Pod: the binder creates its PodListeners and per-volume Listener bound to its node and sets its mount label (4 requests); only that node may update them", async () => {
   await createVolume("data-kafka-0")
   const kafka0 = await admin.create("/api/v1/namespaces/team/pods", pod("team", "kafka-0", "node-a", "data-kafka-0"))
   sent.length = 0
@@ -166,9 +169,16 @@ test("a marked Pod: the binder creates its PodListeners and per-volume Listener 
   assert.equal(listener.metadata.labels?.["app"], "kafka", "the claim's labels")
   assert.equal(listener.metadata.labels?.["listeners.stackable.tech/on.node-a"], "true", "in node-a's Listener watch")
   assert.deepEqual((listener["spec"] as { ports: unknown }).ports, [{ name: "http", port: 8080, protocol: "TCP" }])
-  // Per new Pod with a per-volume listener volume: create PodListeners, read the claim's labels, create the Listener.
+  // The mount label the Listener's Service selects by, set by the binder (the node may not).
+  const labelled = await eventually("kafka-0's mount label", async () => {
+    const live = await admin.get("/api/v1/namespaces/team/pods/kafka-0")
+    return live.metadata.labels?.[mountLabelKey(listener.metadata.uid!)] === "data-kafka-0" ? live : undefined
+  }, { timeoutMs: 30_000, intervalMs: 100 })
+  assert.ok(((labelled.metadata.managedFields ?? []) as Array<{ manager?: string; fieldsV1?: unknown }>).some((entry) => entry.manager === VOLUME_BINDER_MANAGER && JSON.stringify(entry.fieldsV1).includes(MOUNT_PREFIX)))
+  // Per new Pod with a per-volume listener volume: create PodListeners, read the claim's
+  // labels, create the Listener, patch the Pod's mount label.
   await new Promise((resolve) => setTimeout(resolve, 500))
-  assert.deepEqual([...sent].sort(), ["create Listener", "create PodListeners", "get PersistentVolumeClaim"])
+  assert.deepEqual([...sent].sort(), ["create Listener", "create PodListeners", "get PersistentVolumeClaim", "patch Pod"])
 
   await nodeClients["node-a"]!.patch(podListenersPath, entryPatch("10.0.0.1"), "merge", { fieldManager: CSI_NODE_MANAGER })
   await nodeClients["node-a"]!.patch(listenerPath, { metadata: { labels: { touched: "by-node-a" } } }, "merge", { fieldManager: CSI_NODE_MANAGER })
@@ -193,7 +203,7 @@ test("a replica that moves to another node: the binder re-binds its per-volume L
   assert.equal(listener.metadata.labels?.["listeners.stackable.tech/on.node-a"], undefined, "out of node-a's watch")
   await boundTo(`${GROUP}/namespaces/team/podlisteners/pod-${moved.metadata.uid}`, "node-b")
   await new Promise((resolve) => setTimeout(resolve, 500))
-  assert.deepEqual([...sent].sort(), ["create PodListeners", "patch Listener"], "a move costs one patch of the Listener")
+  assert.deepEqual([...sent].sort(), ["create PodListeners", "patch Listener", "patch Pod"], "a move costs one patch of the Listener (and the new Pod's mount label)")
   assert.match(await refused("node-a writing the moved replica's Listener", () =>
     nodeClients["node-a"]!.patch(listenerPath, { metadata: { labels: { pwn: "yes" } } }, "merge")),
     /Listener team\/data-kafka-0 is bound to node node-b/u)
@@ -234,11 +244,53 @@ test("takeover: an upstream-shaped PodListeners and per-volume Listener (unbound
     /is bound to node node-a/u)
 })
 
+test("mount labels: the binder sets a shared Listener's on the Pods mounting its volume; a node may set none, not even on its own Pod", async () => {
+  const shared = await admin.create(`${GROUP}/namespaces/team/listeners`, {
+    apiVersion: "listeners.stackable.tech/v1alpha1",
+    kind: "Listener",
+    metadata: { name: "brokers", namespace: "team" },
+    spec: { className: "nodes", ports: [{ name: "http", port: 8080 }] }
+  })
+  await admin.create("/api/v1/namespaces/team/persistentvolumeclaims", {
+    metadata: { name: "shared-web-0", namespace: "team", annotations: { "listeners.stackable.tech/listener-name": "brokers" } },
+    spec: { storageClassName: DRIVER, accessModes: ["ReadWriteMany"], resources: { requests: { storage: "1" } } }
+  })
+  await admin.create("/api/v1/persistentvolumes", {
+    apiVersion: "v1",
+    kind: "PersistentVolume",
+    metadata: { name: "pv-shared-web-0", labels: { "listeners.stackable.tech/listener-namespace": "team", "listeners.stackable.tech/listener-name": "brokers" } },
+    spec: {
+      capacity: { storage: "1" },
+      accessModes: ["ReadWriteMany"],
+      persistentVolumeReclaimPolicy: "Delete",
+      storageClassName: DRIVER,
+      claimRef: { apiVersion: "v1", kind: "PersistentVolumeClaim", namespace: "team", name: "shared-web-0" },
+      csi: { driver: DRIVER, volumeHandle: "pv-shared-web-0", volumeAttributes: { "listeners.stackable.tech/listener-name": "brokers" } }
+    }
+  })
+  const web0 = await admin.create("/api/v1/namespaces/team/pods", pod("team", "web-0", "node-a", "shared-web-0"))
+  // node-a's token may not put a mount label on its own Pod: not the shared Listener's, not node-b's Listener's.
+  const kafka0 = await admin.get(`${GROUP}/namespaces/team/listeners/data-kafka-0`)
+  for (const [what, uid, name] of [["the shared Listener's", shared.metadata.uid!, "brokers"], ["node-b's per-volume Listener's", kafka0.metadata.uid!, "data-kafka-0"]] as const) {
+    assert.match(await refused(`node-a setting ${what} mount label on its own Pod`, () =>
+      nodeClients["node-a"]!.patch("/api/v1/namespaces/team/pods/web-0", { metadata: { labels: { [mountLabelKey(uid)]: name } } }, "merge", { fieldManager: CSI_NODE_MANAGER })),
+      new RegExp(`ValidatingAdmissionPolicy 'listener-operator-node-writes' .*denied request: the node plugin of node node-a may change only the label listeners\\.stackable\\.tech/node-published of a Pod \\(the controller sets the mount labels listener\\.stackable\\.tech/mnt\\.\\*\\); it changed ${mountLabelKey(uid).replaceAll(".", "\\.")} of Pod team/web-0`, "u"))
+  }
+  sent.length = 0
+  await mark("node-a", web0)
+  await boundTo(`${GROUP}/namespaces/team/podlisteners/pod-${web0.metadata.uid}`, "node-a")
+  const labelled = await admin.get("/api/v1/namespaces/team/pods/web-0")
+  const mountLabels = Object.fromEntries(Object.entries(labelled.metadata.labels ?? {}).filter(([key]) => key.startsWith(MOUNT_PREFIX)))
+  assert.deepEqual(mountLabels, { [mountLabelKey(shared.metadata.uid!)]: "brokers" }, "set before the PodListeners the publish waits for")
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  assert.deepEqual([...sent].sort(), ["create PodListeners", "patch Pod"], "a shared volume: the PodListeners and the mount label")
+})
+
 test("a controller restart with everything bound writes nothing", async () => {
   await stopBinder()
   sent.length = 0
   binder = startBinder()
   // Its caches list, every marked Pod is reconciled once from them.
   await new Promise((resolve) => setTimeout(resolve, 3000))
-  assert.deepEqual(sent, [], "no request at all: every read came from the caches")
+  assert.deepEqual(sent, [], "no request at all: every read came from the caches, and every mount label is in place")
 })
