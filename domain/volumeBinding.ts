@@ -27,6 +27,7 @@ export interface BindingPod {
     readonly creationTimestamp?: string | undefined
     readonly deletionTimestamp?: string | undefined
     readonly labels?: Readonly<Record<string, string>> | undefined
+    readonly ownerReferences?: ReadonlyArray<{ readonly uid: string }> | undefined
   }
   readonly spec?: {
     readonly nodeName?: string | undefined
@@ -131,7 +132,7 @@ export const boundPerVolumeListener = (args: {
     name: args.name,
     namespace: args.namespace,
     labels: { ...args.labels, [publishedOnNodeLabel(args.nodeName)]: PUBLISHED_ON_NODE_VALUE, [BOUND_NODE_LABEL]: args.nodeName },
-    ownerReferences: [{ apiVersion: "v1", kind: "PersistentVolume", name: args.pv.name, uid: args.pv.uid }]
+    ownerReferences: [perVolumeOwner(args.pv)]
   },
   spec: { className: args.className, ports: args.ports.map((port) => ({ ...port })), publishNotReadyAddresses: true }
 })
@@ -179,3 +180,15 @@ export const bindingPodOf = <P extends BindingPod>(pods: ReadonlyArray<P>): P | 
     return (pod.metadata.name ?? "") > (best.metadata.name ?? "") ? pod : best
   }, undefined)
 }
+
+/**
+ * Whether a Listener named after a claim, not owned by the claim's current volume, is still
+ * that claim's per-volume Listener: owned by a former volume (a PersistentVolume), or kept
+ * through a node loss for the Pod's workload (effects/provisioner/releasePinnedVolume.ts
+ * adds the workload as owner before it deletes the volume). A user's Listener is neither.
+ */
+export const formerPerVolumeListener = (live: BindingObject, podOwnerUids: ReadonlyArray<string>): boolean =>
+  (live.metadata.ownerReferences ?? []).some((ref) => ref.kind === "PersistentVolume" || podOwnerUids.includes(ref.uid))
+
+/** A per-volume Listener's owner: a plain one (not controller), so it lives exactly as long as the volume. */
+export const perVolumeOwner = (pv: { readonly name: string; readonly uid: string }) => ({ apiVersion: "v1", kind: "PersistentVolume", name: pv.name, uid: pv.uid })

@@ -37,6 +37,9 @@ const withoutVersion = (object: KubeObject | undefined): unknown =>
 const record = (value: unknown): Record<string, unknown> =>
   typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {}
 
+const controllerOwners = (pod: KubeObject) =>
+  (pod.metadata.ownerReferences ?? []).filter((owner) => owner.controller === true).map(({ apiVersion, kind, name, uid }) => ({ apiVersion, kind, name, uid }))
+
 /** Keeps what the binder reads of a Pod: identity, node, the marker and mount labels, its claims and container ports. */
 export const slimMarkedPod = (pod: KubeObject): KubeObject => {
   const spec = record(pod["spec"])
@@ -53,6 +56,8 @@ export const slimMarkedPod = (pod: KubeObject): KubeObject => {
       namespace: pod.metadata.namespace,
       uid: pod.metadata.uid,
       resourceVersion: pod.metadata.resourceVersion,
+      // The workload's uid: node-loss recovery keeps a per-volume Listener owned by it.
+      ...(controllerOwners(pod).length > 0 ? { ownerReferences: controllerOwners(pod) } : {}),
       creationTimestamp: pod.metadata.creationTimestamp,
       ...(pod.metadata.deletionTimestamp !== undefined ? { deletionTimestamp: pod.metadata.deletionTimestamp } : {}),
       ...(Object.keys(labels).length > 0 ? { labels } : {})

@@ -30,9 +30,11 @@ import {
   boundPerVolumeListener,
   boundPodListeners,
   claimNamesOf,
+  formerPerVolumeListener,
   listenerPortsOf,
   perVolumeClassOf,
   perVolumeListenerBound,
+  perVolumeOwner,
   perVolumeSpecMatches
 } from "../../domain/volumeBinding.ts"
 import type { BindingPod, ListenerPort } from "../../domain/volumeBinding.ts"
@@ -96,7 +98,15 @@ const rebindLabels = (live: KubeObject, nodeName: string): Record<string, string
 /** The per-volume Listener `namespace/claim` of PV `pv`, bound to `nodeName`. */
 const bindListener = (
   view: BinderView,
-  args: { namespace: string; claim: string; className: string; pv: { name: string; uid: string }; ports: ReadonlyArray<ListenerPort>; nodeName: string }
+  args: {
+    namespace: string
+    claim: string
+    className: string
+    pv: { name: string; uid: string }
+    ports: ReadonlyArray<ListenerPort>
+    nodeName: string
+    podOwnerUids: ReadonlyArray<string>
+  }
 ) =>
   Effect.gen(function*() {
     const api = yield* KubeApi
@@ -120,8 +130,12 @@ const bindListener = (
       live = yield* getOption(api.get(Kinds.Listener, ref))
       if (Option.isNone(live)) return yield* Effect.fail(created.failure)
     }
-    // A Listener of the claim's name that the volume does not own is someone else's: never bound.
-    if (!(live.value.metadata.ownerReferences ?? []).some((owner) => owner.kind === "PersistentVolume" && owner.uid === args.pv.uid)) {
+    // A Listener of the claim's name that the volume does not own: the claim's former
+    // volume's, or one kept through a node loss, is adopted (the owner reference added, as
+    // the node plugin's apply did); anyone else's is never bound.
+    const owners = live.value.metadata.ownerReferences ?? []
+    const ownedByVolume = owners.some((owner) => owner.kind === "PersistentVolume" && owner.uid === args.pv.uid)
+    if (!ownedByVolume && !formerPerVolumeListener(live.value, args.podOwnerUids)) {
       yield* Effect.logWarning(
         `Listener ${args.namespace}/${args.claim} is not owned by PersistentVolume ${args.pv.name}, whose per-volume Listener it would be: not bound; ` +
           `the volume's publish waits until it is deleted (the node plugin of node ${args.nodeName} may not write it)`
@@ -130,8 +144,9 @@ const bindListener = (
     }
     const desiredSpec = boundPerVolumeListener({ ...args, name: args.claim, labels: {} }).spec
     const specPatch = perVolumeSpecMatches(live.value, wanted) ? {} : { spec: desiredSpec }
+    const adoption = ownedByVolume ? {} : { ownerReferences: [...owners, perVolumeOwner(args.pv)] }
     const patched = yield* api.patch(Kinds.Listener, ref, {
-      metadata: { labels: rebindLabels(live.value, args.nodeName) },
+      metadata: { labels: rebindLabels(live.value, args.nodeName), ...adoption },
       ...specPatch
     }, merge)
     yield* view.written(patched)
@@ -190,7 +205,8 @@ export const bindPodVolumes = (view: BinderView, object: KubeObject): Effect.Eff
         className,
         pv: { name: pv.metadata.name ?? "", uid: pv.metadata.uid },
         ports: listenerPortsOf(pod),
-        nodeName
+        nodeName,
+        podOwnerUids: (pod.metadata.ownerReferences ?? []).map((owner) => owner.uid)
       })
       listeners.push({ name: claim, outcome: bound.outcome })
       mounted.push(...mountedOf(bound.listener))

@@ -7,6 +7,7 @@ import {
   boundPerVolumeListener,
   boundPodListeners,
   claimNamesOf,
+  formerPerVolumeListener,
   listenerPortsOf,
   perVolumeClassOf,
   perVolumeListenerBound
@@ -95,4 +96,12 @@ test("the Pod a claim's Listener is bound to: the newest live scheduled one, det
   const a = pod("a", { nodeName: "n", created: "t" })
   const b = pod("b", { nodeName: "n", created: "t" })
   assert.equal(bindingPodOf([a, b])?.metadata.name, bindingPodOf([b, a])?.metadata.name)
+})
+
+test("a claim's former per-volume Listener: owned by a volume (an earlier one) or by the Pod's workload, never a user's", () => {
+  const owned = (...owners: Array<{ kind: string; uid: string }>) => ({ metadata: { ownerReferences: owners } })
+  assert.equal(formerPerVolumeListener(owned({ kind: "PersistentVolume", uid: "old-pv" }), []), true)
+  assert.equal(formerPerVolumeListener(owned({ kind: "StatefulSet", uid: "sts" }), ["sts"]), true)
+  assert.equal(formerPerVolumeListener(owned({ kind: "StatefulSet", uid: "other" }), ["sts"]), false)
+  assert.equal(formerPerVolumeListener({ metadata: {} }, ["sts"]), false)
 })

@@ -86,6 +86,23 @@ test("a Listener of the claim's name that the volume does not own is never bound
     assert.equal(after.metadata.resourceVersion, foreign.metadata.resourceVersion)
   })))
 
+test("a Listener kept through a node loss (owned by the Pod's workload, its volume gone) is adopted by the new volume and bound", () =>
+  runInCluster(Effect.gen(function*() {
+    const { pv, pod } = yield* seed("node-1")
+    const api = yield* KubeApi
+    const workload = { apiVersion: "apps/v1", kind: "StatefulSet", name: "web", uid: "sts-uid", controller: true }
+    yield* api.patch(Kinds.Pod, { namespace: NAMESPACE, name: pod.metadata.name ?? "" }, { metadata: { ownerReferences: [workload] } }, { type: "merge" })
+    yield* api.create(Kinds.Listener, {
+      apiVersion: LISTENER_API_VERSION,
+      kind: "Listener",
+      metadata: { name: CLAIM, namespace: NAMESPACE, labels: { [BOUND_NODE_LABEL]: "node-2" }, ownerReferences: [{ ...workload, controller: false }] },
+      spec: { className: CLASS.nodePort, ports: [], publishNotReadyAddresses: true }
+    })
+    yield* markPod(pod, "node-1")
+    const adopted = yield* until(Kinds.Listener, CLAIM, (l) => l.metadata.labels?.[BOUND_NODE_LABEL] === "node-1")
+    assert.deepEqual(adopted.metadata.ownerReferences?.map((o) => o.uid), ["sts-uid", pv.metadata.uid], "the workload kept, the new volume added")
+  })))
+
 test("an unmarked Pod, a Pod being deleted and a shared volume's Listener get nothing from the binder", () =>
   runInCluster(Effect.gen(function*() {
     const { pod } = yield* seed("node-1")
