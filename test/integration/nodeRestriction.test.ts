@@ -11,6 +11,7 @@ import { binary, binDir } from "../envtest/binDir.ts"
 import { startControlPlane } from "../envtest/controlPlane.ts"
 import type { ControlPlane } from "../envtest/controlPlane.ts"
 import { createNamespace, eventually, KubeClient } from "../envtest/kubeClient.ts"
+import { refused, serviceAccountToken } from "../envtest/nodeCredential.ts"
 import type { KubeObject } from "../envtest/kubeClient.ts"
 
 const DRIVER = "listeners.stackable.tech"
@@ -38,18 +39,8 @@ const pvs: Record<string, KubeObject> = {}
 
 const tokenClient = (token: string) => new KubeClient({ server: plane.server, caPem: admin.connection.caPem, token })
 
-/** A TokenRequest for the node ServiceAccount, bound to `pod` when given (what the kubelet asks for). */
-const nodeToken = async (pod?: KubeObject): Promise<string> => {
-  const review = await admin.create<{ status: { token: string } }>(`/api/v1/namespaces/${RELEASE_NS}/serviceaccounts/${NODE_SA}/token`, {
-    apiVersion: "authentication.k8s.io/v1",
-    kind: "TokenRequest",
-    spec: {
-      expirationSeconds: 3600,
-      ...(pod === undefined ? {} : { boundObjectRef: { apiVersion: "v1", kind: "Pod", name: pod.metadata.name, uid: pod.metadata.uid } })
-    }
-  })
-  return review.status.token
-}
+/** A node-plugin token, bound to `pod` when given (what the kubelet asks for). */
+const nodeToken = (pod?: KubeObject): Promise<string> => serviceAccountToken(admin, RELEASE_NS, NODE_SA, pod)
 
 const whoAmI = async (client: KubeClient) =>
   (await client.create<{ status: { userInfo: { username: string; extra?: Record<string, string[]> } } }>(
@@ -98,18 +89,6 @@ const podListeners = (target: KubeObject, name = `pod-${target.metadata.uid}`) =
   metadata: { name, namespace: target.metadata.namespace, ownerReferences: [{ apiVersion: "v1", kind: "Pod", name: target.metadata.name, uid: target.metadata.uid }] },
   spec: { listeners: { data: { scope: "Node", ingressAddresses: [{ address: "10.0.0.1", addressType: "IP", ports: { http: 30000 } }] } } }
 })
-
-/** Resolves with the refusal message, or fails the test when the write went through. */
-const refused = async (what: string, write: () => Promise<unknown>): Promise<string> => {
-  try {
-    await write()
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error)
-    assert.match(message, /: 403 /u, `${what}: refused as Forbidden, not for another reason: ${message}`)
-    return message
-  }
-  assert.fail(`${what}: the write was admitted`)
-}
 
 const labelPod = (client: KubeClient, target: KubeObject, labels: Record<string, string>) =>
   client.patch(`/api/v1/namespaces/${target.metadata.namespace}/pods/${target.metadata.name}`, { metadata: { labels } }, "merge", { fieldManager: CSI_NODE_MANAGER })

@@ -16,6 +16,7 @@ import { makeVolumeBinder } from "../../k8s/volumeBinder.ts"
 import { startControlPlane } from "../envtest/controlPlane.ts"
 import type { ControlPlane } from "../envtest/controlPlane.ts"
 import { createNamespace, eventually, KubeClient } from "../envtest/kubeClient.ts"
+import { refused, serviceAccountToken } from "../envtest/nodeCredential.ts"
 import type { KubeObject } from "../envtest/kubeClient.ts"
 
 const DRIVER = "listeners.stackable.tech"
@@ -56,14 +57,8 @@ const stopBinder = async () => {
   binder = undefined
 }
 
-const nodeToken = async (pod: KubeObject): Promise<string> => {
-  const review = await admin.create<{ status: { token: string } }>(`/api/v1/namespaces/${RELEASE_NS}/serviceaccounts/${NODE_SA}/token`, {
-    apiVersion: "authentication.k8s.io/v1",
-    kind: "TokenRequest",
-    spec: { expirationSeconds: 3600, boundObjectRef: { apiVersion: "v1", kind: "Pod", name: pod.metadata.name, uid: pod.metadata.uid } }
-  })
-  return review.status.token
-}
+/** A node-plugin token, bound to `pod` (what the kubelet asks for). */
+const nodeToken = (pod: KubeObject): Promise<string> => serviceAccountToken(admin, RELEASE_NS, NODE_SA, pod)
 
 const pod = (namespace: string, name: string, nodeName: string, claim?: string, serviceAccountName = "default"): KubeObject => ({
   apiVersion: "v1",
@@ -107,17 +102,6 @@ const boundTo = (path: string, node: string) =>
     const object = await admin.get(path).catch(() => undefined)
     return object?.metadata.labels?.[BOUND_NODE] === node ? object : undefined
   }, { timeoutMs: 30_000, intervalMs: 100 })
-
-const refused = async (what: string, write: () => Promise<unknown>): Promise<string> => {
-  try {
-    await write()
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error)
-    assert.match(message, /: 403 /u, `${what}: refused as Forbidden, not for another reason: ${message}`)
-    return message
-  }
-  assert.fail(`${what}: the write was admitted`)
-}
 
 const entryPatch = (address: string) => ({ spec: { listeners: { listener: { scope: "Node", ingressAddresses: [{ address, addressType: "IP", ports: { http: 30000 } }] } } } })
 
