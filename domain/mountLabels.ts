@@ -10,6 +10,7 @@
  * Pure: which Listener a volume belongs to, and which labels a Pod still lacks.
  */
 import { mountLabelKey, PVC_ANNOTATION_LISTENER_NAME } from "./constants.ts"
+import { claimedVolumeAttributes } from "./volumeBinding.ts"
 
 /** A Listener the Pod mounts, as the Service selects it. */
 export interface MountedListener {
@@ -27,13 +28,7 @@ export const sharedListenerNameOf = (
   driver: string,
   claim: { readonly namespace: string; readonly name: string }
 ): string | undefined => {
-  const spec = (pv["spec"] ?? {}) as {
-    csi?: { driver?: unknown; volumeAttributes?: Record<string, unknown> }
-    claimRef?: { namespace?: unknown; name?: unknown }
-  }
-  if (spec.csi?.driver !== driver) return undefined
-  if (spec.claimRef?.namespace !== claim.namespace || spec.claimRef?.name !== claim.name) return undefined
-  const name = (spec.csi.volumeAttributes ?? {})[PVC_ANNOTATION_LISTENER_NAME]
+  const name = claimedVolumeAttributes(pv, driver, claim)?.[PVC_ANNOTATION_LISTENER_NAME]
   return typeof name === "string" && name !== "" ? name : undefined
 }
 

@@ -94,20 +94,29 @@ export const boundPodListeners = (pod: { readonly namespace: string; readonly na
   spec: { listeners: {} }
 })
 
-/** The per-volume Listener's class, if `pv` is a volume of ours that gets one (listener-class, no listener-name) bound to `claim`. */
-export const perVolumeClassOf = (
-  pv: BindingObject,
+/** The volume attributes of `pv` if it is `driver`'s and bound to `claim`; undefined otherwise. */
+export const claimedVolumeAttributes = (
+  pv: { readonly [key: string]: unknown },
   driver: string,
   claim: { readonly namespace: string; readonly name: string }
-): string | undefined => {
+): Readonly<Record<string, unknown>> | undefined => {
   const spec = (pv["spec"] ?? {}) as {
     csi?: { driver?: unknown; volumeAttributes?: Record<string, unknown> }
     claimRef?: { namespace?: unknown; name?: unknown }
   }
   if (spec.csi?.driver !== driver) return undefined
   if (spec.claimRef?.namespace !== claim.namespace || spec.claimRef?.name !== claim.name) return undefined
-  const attributes = spec.csi.volumeAttributes ?? {}
-  if (typeof attributes[PVC_ANNOTATION_LISTENER_NAME] === "string") return undefined
+  return spec.csi.volumeAttributes ?? {}
+}
+
+/** The per-volume Listener's class, if `pv` is a volume of ours that gets one (listener-class, no listener-name) bound to `claim`. */
+export const perVolumeClassOf = (
+  pv: BindingObject,
+  driver: string,
+  claim: { readonly namespace: string; readonly name: string }
+): string | undefined => {
+  const attributes = claimedVolumeAttributes(pv, driver, claim)
+  if (attributes === undefined || typeof attributes[PVC_ANNOTATION_LISTENER_NAME] === "string") return undefined
   const className = attributes[PVC_ANNOTATION_LISTENER_CLASS]
   return typeof className === "string" && className !== "" ? className : undefined
 }
